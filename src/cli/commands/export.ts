@@ -1,0 +1,47 @@
+import type { Command } from "commander";
+import { UserError } from "../../errors/index.ts";
+import { AtomicFileWriter, type ExportFormat, exportRecords, SqliteStore } from "../../store/index.ts";
+import { choiceOf, parseOption } from "../options.ts";
+import type { Output } from "../output.ts";
+
+const FORMATS = ["jsonl", "csv"] as const;
+
+export function registerExport(program: Command, out: Output): void {
+  program
+    .command("export")
+    .description("write a run's trials as JSONL (one trial per line) or CSV (one trial per row)")
+    .argument("<run>", "run id (see `bazaar runs`)")
+    .option("--format <format>", "jsonl or csv", "jsonl")
+    .option("--out <file>", "output file (written whole or not at all); default: standard output")
+    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .action((runId: string, o: { format: string; out?: string; store: string }) => {
+      const format: ExportFormat = parseOption("format", choiceOf(FORMATS), o.format);
+      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      try {
+        const run = store.getRun(runId);
+        if (!run) {
+          const ids = store.listRuns().map((r) => r.id);
+          throw new UserError(
+            `no run "${runId}" in ${o.store}`,
+            ids.length ? `runs there: ${ids.join(", ")}` : "the store has no runs yet",
+          );
+        }
+        const records = () => store.trialRecords(runId);
+        if (!o.out) {
+          exportRecords(records, format, (t) => process.stdout.write(t));
+          return;
+        }
+        const writer = new AtomicFileWriter(o.out);
+        try {
+          const n = exportRecords(records, format, (t) => writer.write(t));
+          writer.commit();
+          out.error(`wrote ${n.toLocaleString("en-US")} trials of ${runId} to ${o.out}`);
+        } catch (err) {
+          writer.abort();
+          throw err;
+        }
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,72 @@
+import { type AnyStateMachine, initialTransition, transition } from "xstate";
+import {
+  type Agent,
+  type AgentContext,
+  addUsage,
+  emptyUsage,
+  type Observation,
+  type Usage,
+} from "./types.ts";
+
+/**
+ * Every episode machine follows one convention so that a single driver runs them all:
+ * - its context has `turn`: whose move it is and what they observe, or null when nobody is due;
+ * - agents' moves arrive as `{ type: "act", role, action }`, and an agent that failed to produce a
+ *   move (a network error after retries, a crash in a policy) as `{ type: "agent.error", role, error }`
+ *   — the machine decides what that means for the outcome (usually a non-response);
+ * - the machine's final `output` is the episode outcome.
+ */
+export interface Turn<View = unknown> {
+  role: string;
+  observation: Observation<View>;
+}
+
+export type EpisodeEvent<Action = unknown> =
+  | { type: "act"; role: string; action: Action }
+  | { type: "agent.error"; role: string; error: string };
+
+export interface EpisodeResult<Output> {
+  output: Output;
+  usage: Usage;
+}
+
+/** Upper bound on agent turns per episode, a guard against a machine that never finishes. */
+const MAX_TURNS = 10_000;
+
+/**
+ * Runs one episode to its final state. The machine is advanced with xstate's pure `transition`
+ * function (no actor, no scheduler), which keeps the per-episode cost to the rules themselves.
+ */
+export async function runEpisode<Output>(
+  machine: AnyStateMachine,
+  input: unknown,
+  agents: Readonly<Record<string, Agent<unknown, unknown>>>,
+  ctx: AgentContext,
+): Promise<EpisodeResult<Output>> {
+  let [snapshot] = initialTransition(machine, input);
+  let usage = emptyUsage();
+  for (let turns = 0; snapshot.status === "active"; turns++) {
+    if (turns >= MAX_TURNS) throw new Error(`episode did not finish within ${MAX_TURNS} turns`);
+    const turn = (snapshot.context as { turn: Turn | null }).turn;
+    if (!turn) throw new Error(`episode stalled in state ${JSON.stringify(snapshot.value)}: no agent is due`);
+    const agent = agents[turn.role];
+    if (!agent) throw new Error(`no agent plays the role "${turn.role}"`);
+    let event: EpisodeEvent;
+    try {
+      const acted = await agent.act(turn.observation, ctx);
+      if (acted.usage) usage = addUsage(usage, acted.usage);
+      event = { type: "act", role: turn.role, action: acted.action };
+    } catch (err) {
+      if (ctx.signal?.aborted) throw err;
+      event = {
+        type: "agent.error",
+        role: turn.role,
+        error: err instanceof Error ? err.message : String(err),
+      };
+    }
+    [snapshot] = transition(machine, snapshot, event);
+  }
+  if (snapshot.status === "error")
+    throw (snapshot as { error?: unknown }).error ?? new Error("episode failed");
+  return { output: snapshot.output as Output, usage };
+}

@@ -1,0 +1,1 @@
+export { formatProblem, InvalidFileError, type Problem, UserError } from "./user-error.ts";

@@ -1,0 +1,47 @@
+/**
+ * An error the user can fix: bad arguments, a malformed file, an impossible design, a store that is
+ * not a bazaar store. The CLI prints `message` (and `hint`) on one line and exits with code 2;
+ * anything else that escapes is a bug and exits with code 1.
+ */
+export class UserError extends Error {
+  override readonly name = "UserError";
+  constructor(
+    message: string,
+    /** What to do about it, shown after the message. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One problem found while validating a file: where it is, and what is wrong there. */
+export interface Problem {
+  file: string;
+  /** 1-based row for CSV/JSONL, 0-based index for JSON arrays; undefined for whole-file problems. */
+  row?: number;
+  field?: string;
+  message: string;
+}
+
+export function formatProblem(p: Problem): string {
+  const where = [p.file, p.row === undefined ? undefined : `row ${p.row}`, p.field]
+    .filter(Boolean)
+    .join(", ");
+  return `${where}: ${p.message}`;
+}
+
+/** A file that failed validation; carries every problem, not only the first. */
+export class InvalidFileError extends UserError {
+  constructor(
+    readonly file: string,
+    readonly problems: Problem[],
+    hint?: string,
+  ) {
+    const shown = problems.slice(0, 20).map(formatProblem);
+    const more = problems.length > 20 ? [`… and ${problems.length - 20} more problems`] : [];
+    super(
+      `${file} is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${[...shown, ...more].join("\n  ")}`,
+      hint,
+    );
+  }
+}

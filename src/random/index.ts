@@ -1,0 +1,1 @@
+export { createRng, type Rng } from "./rng.ts";

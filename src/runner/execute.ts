@@ -1,0 +1,156 @@
+import { runEpisode } from "../environments/kernel/episode.ts";
+import { createRng } from "../random/index.ts";
+import type { SqliteStore, StoredTrial } from "../store/index.ts";
+import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
+
+export interface RunProgress {
+  runId: string;
+  /** Trials of the run stored so far (earlier sessions included). */
+  stored: number;
+  /** Trials this invocation aims to have stored (the whole run, or the `--limit` prefix). */
+  target: number;
+  /** Trials finished by this invocation. */
+  ranNow: number;
+  nonResponsesNow: number;
+  elapsedMs: number;
+}
+
+export interface RunResult extends RunProgress {
+  /** True when a signal stopped the run before the target was reached. */
+  interrupted: boolean;
+}
+
+export interface ExecuteOptions {
+  /** Run only trials with seq < limit (a quick try); the rest stay for a later invocation. */
+  limit?: number;
+  concurrency: number;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  /** Called with every record as it is finished (before it is stored), e.g. for a live view. */
+  onTrial?: (record: Record<string, unknown>) => void;
+  /** Trials per transaction; smaller batches lose less work to a kill, larger ones write faster. */
+  batchSize?: number;
+  /** Longest time a finished trial waits in memory before it is written. */
+  flushMs?: number;
+}
+
+/**
+ * Runs every trial of a plan that the store does not hold yet, through a bounded pool of workers,
+ * writing finished trials in batched transactions. Killing the process loses at most the unwritten
+ * batch, and running the same plan again does exactly the missing trials.
+ */
+export async function executeRun(
+  plan: RunPlan,
+  store: SqliteStore,
+  opts: ExecuteOptions,
+): Promise<RunResult> {
+  const started = Date.now();
+  const target = Math.min(plan.total, opts.limit ?? plan.total);
+  store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total });
+  const done = store.doneSeqs(plan.runId, plan.total);
+  let stored = 0;
+  for (let i = 0; i < plan.total; i++) stored += done[i]!;
+
+  const keys = new TrialKeys(plan);
+  const batchSize = opts.batchSize ?? 512;
+  const flushMs = opts.flushMs ?? 200;
+  let buffer: StoredTrial[] = [];
+  let lastFlush = Date.now();
+  let ranNow = 0;
+  let nonResponsesNow = 0;
+  let nextSeq = 0;
+  let failure: unknown;
+
+  const progress = (): RunProgress => ({
+    runId: plan.runId,
+    stored,
+    target,
+    ranNow,
+    nonResponsesNow,
+    elapsedMs: Date.now() - started,
+  });
+  const flush = () => {
+    if (buffer.length === 0) return;
+    store.writeTrials(buffer);
+    stored += buffer.length;
+    buffer = [];
+    lastFlush = Date.now();
+    opts.onProgress?.(progress());
+  };
+  const timer = setInterval(flush, flushMs);
+  timer.unref();
+
+  const claim = (): number => {
+    while (nextSeq < target && done[nextSeq] === 1) nextSeq++;
+    return nextSeq < target ? nextSeq++ : -1;
+  };
+
+  const worker = async () => {
+    let sinceYield = 0;
+    for (let seq = claim(); seq >= 0; seq = claim()) {
+      // Simulated agents answer synchronously, so without this a worker would never leave the
+      // microtask queue: no timer, no signal (Ctrl-C) and no I/O would run until the end.
+      if (++sinceYield >= 64) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      if (opts.signal?.aborted || failure !== undefined) return;
+      const c = coordinates(plan, seq);
+      const task = plan.tasks[c.taskIndex]!;
+      const entry = plan.agents[c.agentIndex]!;
+      const trialKey = keys.key(c);
+      const { output, usage } = await runEpisode(
+        plan.env.machine,
+        plan.env.input(task, plan.settings),
+        entry.players,
+        {
+          rng: createRng(trialKey),
+          signal: opts.signal,
+          trialKey,
+          replicate: c.replicate,
+        },
+      );
+      // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
+      if (opts.signal?.aborted) return;
+      const record = plan.env.record({
+        run: plan.runId,
+        trialKey,
+        seq,
+        agent: entry.label,
+        replicate: c.replicate,
+        task,
+        outcome: output,
+        usage,
+      });
+      const nonResponse = plan.env.isNonResponse(output);
+      opts.onTrial?.(record);
+      buffer.push({
+        runId: plan.runId,
+        seq,
+        trialKey,
+        agent: entry.label,
+        taskId: task.taskId,
+        replicate: c.replicate,
+        nonResponse,
+        recordJson: JSON.stringify(record),
+      });
+      ranNow++;
+      if (nonResponse) nonResponsesNow++;
+      if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
+    }
+  };
+
+  const workers = Array.from({ length: Math.max(1, opts.concurrency) }, () =>
+    worker().catch((err: unknown) => {
+      if (failure === undefined && !opts.signal?.aborted) failure = err;
+    }),
+  );
+  try {
+    await Promise.all(workers);
+  } finally {
+    clearInterval(timer);
+    flush();
+  }
+  if (failure !== undefined) throw failure;
+  return { ...progress(), interrupted: stored < target && opts.signal?.aborted === true };
+}

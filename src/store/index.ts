@@ -1,0 +1,2 @@
+export { AtomicFileWriter, csvCell, type ExportFormat, exportRecords, flattenRecord } from "./export.ts";
+export { type RunInfo, type RunSummary, SqliteStore, type StoredTrial } from "./sqlite-store.ts";

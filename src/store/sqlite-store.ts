@@ -1,0 +1,263 @@
+import { existsSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import { UserError } from "../errors/index.ts";
+
+/** Marks a SQLite file as a bazaar store; the number changes when the layout does. */
+const FORMAT = "bazaar-store";
+const SCHEMA_VERSION = 1;
+
+export interface RunInfo {
+  id: string;
+  env: string;
+  /** The run's identity: design, agents, replicates (canonical JSON). */
+  config: unknown;
+  /** Trials in the full run (a `--limit` only runs a prefix of them). */
+  total: number;
+}
+
+export interface RunSummary {
+  id: string;
+  env: string;
+  createdAt: string;
+  updatedAt: string;
+  total: number;
+  done: number;
+  nonResponses: number;
+  agents: string[];
+  config: unknown;
+}
+
+/** One finished trial as the runner hands it to the store. */
+export interface StoredTrial {
+  runId: string;
+  seq: number;
+  trialKey: string;
+  agent: string;
+  taskId: string;
+  replicate: number;
+  nonResponse: boolean;
+  /** The full trial record (the export contract), serialised once. */
+  recordJson: string;
+}
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  env TEXT NOT NULL,
+  config TEXT NOT NULL,
+  total INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS trials (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  trial_key TEXT NOT NULL,
+  agent TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  replicate INTEGER NOT NULL,
+  non_response INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS trials_by_key ON trials (run_id, trial_key);
+`;
+
+function sqliteCode(err: unknown): string {
+  return typeof err === "object" && err && "code" in err ? String((err as { code: unknown }).code) : "";
+}
+
+/**
+ * The workspace store: one SQLite file (WAL) holding runs and trials. Every batch of trials is one
+ * transaction, so a killed process leaves whole trials or none; `INSERT OR IGNORE` on the trial's
+ * (run, seq) key means a resumed run can never store a trial twice.
+ */
+export class SqliteStore {
+  private readonly insertTrial: Database.Statement;
+  private readonly insertMany: (rows: StoredTrial[]) => void;
+
+  private constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+  ) {
+    this.insertTrial = db.prepare(
+      "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_id, replicate, non_response, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const touch = db.prepare("UPDATE runs SET updated_at = ? WHERE id = ?");
+    this.insertMany = db.transaction((rows: StoredTrial[]) => {
+      for (const r of rows) {
+        this.insertTrial.run(
+          r.runId,
+          r.seq,
+          r.trialKey,
+          r.agent,
+          r.taskId,
+          r.replicate,
+          r.nonResponse ? 1 : 0,
+          r.recordJson,
+        );
+      }
+      if (rows.length > 0) touch.run(new Date().toISOString(), rows[0]!.runId);
+    });
+  }
+
+  /**
+   * Opens (and with `create`, makes) a store. A file that exists but is not a bazaar store, or a
+   * path that cannot be written, is a UserError — checked before anything is written.
+   */
+  static open(path: string, opts: { create: boolean; readonly?: boolean }): SqliteStore {
+    const exists = existsSync(path);
+    if (!exists && !opts.create) {
+      throw new UserError(
+        `no store at ${path}`,
+        "run an experiment first, or point --store at an existing store",
+      );
+    }
+    if (exists && statSync(path).isDirectory()) {
+      throw new UserError(
+        `the store path ${path} is a directory`,
+        "give --store a file path such as ./bazaar.db",
+      );
+    }
+    const isNew = !exists || statSync(path).size === 0;
+    let db: Database.Database;
+    try {
+      db = new Database(path, { readonly: opts.readonly === true && exists, fileMustExist: !opts.create });
+    } catch (err) {
+      throw new UserError(
+        `cannot open the store at ${path}: ${(err as Error).message}`,
+        "check that the folder exists and is writable, or choose another path with --store",
+      );
+    }
+    try {
+      if (!isNew) SqliteStore.checkFormat(db, path);
+      if (!opts.readonly) {
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+        db.exec(DDL);
+        const put = db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)");
+        put.run("format", FORMAT);
+        put.run("schemaVersion", String(SCHEMA_VERSION));
+      }
+      return new SqliteStore(path, db);
+    } catch (err) {
+      db.close();
+      if (err instanceof UserError) throw err;
+      const code = sqliteCode(err);
+      if (code === "SQLITE_READONLY" || code === "SQLITE_CANTOPEN" || code === "SQLITE_IOERR_WRITE") {
+        throw new UserError(
+          `cannot write the store at ${path} (${code})`,
+          "choose a writable path with --store",
+        );
+      }
+      throw err;
+    }
+  }
+
+  private static checkFormat(db: Database.Database, path: string): void {
+    const notStore = new UserError(
+      `${path} is not a bazaar store`,
+      "point --store at a file bazaar created, or at a new path",
+    );
+    let row: { value: string } | undefined;
+    try {
+      row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
+    } catch (err) {
+      const code = sqliteCode(err);
+      if (code === "SQLITE_NOTADB" || code === "SQLITE_ERROR" || code === "SQLITE_CORRUPT") throw notStore;
+      throw err;
+    }
+    if (row?.value !== FORMAT) throw notStore;
+    const version = db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get() as {
+      value: string;
+    };
+    if (Number(version?.value) > SCHEMA_VERSION) {
+      throw new UserError(
+        `${path} was written by a newer bazaar (store schema ${version.value}; this one reads ${SCHEMA_VERSION})`,
+        "upgrade bazaar",
+      );
+    }
+  }
+
+  /** Registers a run, or checks that an existing run with this id has the same identity. */
+  ensureRun(run: RunInfo): { created: boolean } {
+    const existing = this.db.prepare("SELECT config FROM runs WHERE id = ?").get(run.id) as
+      | { config: string }
+      | undefined;
+    const config = JSON.stringify(run.config);
+    if (existing) {
+      if (existing.config !== config) {
+        throw new UserError(
+          `run ${run.id} exists in ${this.path} with a different configuration`,
+          "use another --store",
+        );
+      }
+      return { created: false };
+    }
+    const now = new Date().toISOString();
+    this.db
+      .prepare("INSERT INTO runs (id, env, config, total, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(run.id, run.env, config, run.total, now, now);
+    return { created: true };
+  }
+
+  /** Which trials of a run are stored: a bitmap by seq (1 byte per trial keeps a 1M-trial run at 1 MB). */
+  doneSeqs(runId: string, total: number): Uint8Array {
+    const done = new Uint8Array(total);
+    const stmt = this.db.prepare("SELECT seq FROM trials WHERE run_id = ?").pluck();
+    for (const seq of stmt.iterate(runId) as Iterable<number>) if (seq < total) done[seq] = 1;
+    return done;
+  }
+
+  writeTrials(rows: StoredTrial[]): void {
+    if (rows.length > 0) this.insertMany(rows);
+  }
+
+  listRuns(): RunSummary[] {
+    const runs = this.db.prepare("SELECT * FROM runs ORDER BY created_at, id").all() as {
+      id: string;
+      env: string;
+      config: string;
+      total: number;
+      created_at: string;
+      updated_at: string;
+    }[];
+    const counts = this.db.prepare(
+      "SELECT COUNT(*) AS done, COALESCE(SUM(non_response), 0) AS nonResponses FROM trials WHERE run_id = ?",
+    );
+    const agents = this.db
+      .prepare("SELECT DISTINCT agent FROM trials WHERE run_id = ? ORDER BY agent")
+      .pluck();
+    return runs.map((r) => {
+      const c = counts.get(r.id) as { done: number; nonResponses: number };
+      const config = JSON.parse(r.config) as { agents?: string[] };
+      return {
+        id: r.id,
+        env: r.env,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+        total: r.total,
+        done: c.done,
+        nonResponses: c.nonResponses,
+        agents: config.agents ?? (agents.all(r.id) as string[]),
+        config,
+      };
+    });
+  }
+
+  getRun(id: string): RunSummary | undefined {
+    return this.listRuns().find((r) => r.id === id);
+  }
+
+  /** Trial records of a run in seq order, streamed (constant memory for any run size). */
+  *trialRecords(runId: string): Generator<Record<string, unknown>> {
+    const stmt = this.db.prepare("SELECT record FROM trials WHERE run_id = ? ORDER BY seq").pluck();
+    for (const json of stmt.iterate(runId) as Iterable<string>)
+      yield JSON.parse(json) as Record<string, unknown>;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// Long statistical validations (interval coverage over hundreds of replications). Run by
+// `npm run validate` and by .ci/run, never by `npm test`.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.validate.test.ts"],
+    testTimeout: 1_800_000,
+    hookTimeout: 600_000,
+    pool: "forks",
+  },
+});
