@@ -15,6 +15,8 @@ import { CHOICE_PRESETS, LogitChooser } from "../src/agents/sim/index.ts";
 import { DEFAULT_HOTEL_POOL } from "../src/datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../src/environments/choice/design.ts";
 import { choiceEnvironment } from "../src/environments/choice/environment.ts";
+import { parseChoiceAnswer } from "../src/environments/choice/parse.ts";
+import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
 import { slotLetters } from "../src/environments/choice/types.ts";
 import { createRng } from "../src/random/index.ts";
 import { executeRun } from "../src/runner/execute.ts";
@@ -45,6 +47,10 @@ async function fullPath(replicates: number, dir: string): Promise<{ trials: numb
   return { trials: r.ranNow, ms: performance.now() - t0 };
 }
 
+/**
+ * The same work without the machine and the store: per trial, seed the agent's stream, render the
+ * prompt, let the simulated shopper answer, parse the answer strictly and build the outcome.
+ */
 function bareLoop(replicates: number): { trials: number; ms: number; checksum: number } {
   const t0 = performance.now();
   const tasks = buildChoiceTasks({}, DEFAULT_HOTEL_POOL);
@@ -54,12 +60,15 @@ function bareLoop(replicates: number): { trials: number; ms: number; checksum: n
   for (const task of tasks) {
     const letters = slotLetters(task.options.length);
     for (let rep = 0; rep < replicates; rep++) {
-      // Same policy and same per-trial seeding as the full path, minus machine, prompt and store.
+      const messages = renderChoiceMessages(task.options, task.variant);
       const acted = agent.act(
-        { messages: [], view: { options: task.options, letters, attempt: 0 } },
+        { messages, view: { options: task.options, letters, attempt: 0 } },
         { rng: createRng(`${task.taskId}|${rep}`), trialKey: "", replicate: rep },
       );
-      if (acted.action.type === "reply") checksum += letters.indexOf(acted.action.text);
+      const text = acted.action.type === "reply" ? acted.action.text : "";
+      const verdict = parseChoiceAnswer(text, letters, task.variant);
+      const outcome = { chosenSlot: verdict.ok ? verdict.slot : null, raw: text, replies: [text] };
+      checksum += outcome.chosenSlot ?? 0;
       trials++;
     }
   }
@@ -125,7 +134,7 @@ export async function benchChoice(): Promise<void> {
       `  full path (design → machine → agent → store): ${Math.round(rate(full)).toLocaleString("en-US")} stored trials/s`,
     );
     console.log(
-      `  bare loop (same choices, no machine, no store): ${Math.round(rate(bare)).toLocaleString("en-US")} trials/s`,
+      `  bare loop (prompt, agent, parse; no machine, no store): ${Math.round(rate(bare)).toLocaleString("en-US")} trials/s`,
     );
     console.log(`  ratio full/bare: ${((100 * rate(full)) / rate(bare)).toFixed(1)}%`);
     if (flag("--million")) millionRun(dir);

@@ -48,6 +48,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
 
 const isEntry = process.argv[1] !== undefined && /bazaar(\.js)?$|cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
+  // `bazaar export … | head` closes the pipe early: that is the reader's choice, not a failure.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -23,3 +23,6 @@ export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settin
     usage: Usage;
   }): Record<string, unknown>;
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: a runner and a store handle every environment's types
+export type AnyEnvironment = EnvironmentDef<any, any, any>;

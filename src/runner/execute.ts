@@ -26,7 +26,7 @@ export interface ExecuteOptions {
   concurrency: number;
   signal?: AbortSignal;
   onProgress?: (p: RunProgress) => void;
-  /** Called with every record as it is finished (before it is stored), e.g. for a live view. */
+  /** Called with every trial record as it is finished (before it is stored), e.g. for a live view. */
   onTrial?: (record: Record<string, unknown>) => void;
   /** Trials per transaction; smaller batches lose less work to a kill, larger ones write faster. */
   batchSize?: number;
@@ -46,7 +46,7 @@ export async function executeRun(
 ): Promise<RunResult> {
   const started = Date.now();
   const target = Math.min(plan.total, opts.limit ?? plan.total);
-  store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total });
+  store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total }, plan.tasks);
   const done = store.doneSeqs(plan.runId, plan.total);
   let stored = 0;
   for (let i = 0; i < plan.total; i++) stored += done[i]!;
@@ -112,27 +112,30 @@ export async function executeRun(
       );
       // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
       if (opts.signal?.aborted) return;
-      const record = plan.env.record({
-        run: plan.runId,
-        trialKey,
-        seq,
-        agent: entry.label,
-        replicate: c.replicate,
-        task,
-        outcome: output,
-        usage,
-      });
       const nonResponse = plan.env.isNonResponse(output);
-      opts.onTrial?.(record);
+      if (opts.onTrial) {
+        opts.onTrial(
+          plan.env.record({
+            run: plan.runId,
+            trialKey,
+            seq,
+            agent: entry.label,
+            replicate: c.replicate,
+            task,
+            outcome: output,
+            usage,
+          }),
+        );
+      }
       buffer.push({
         runId: plan.runId,
         seq,
         trialKey,
         agent: entry.label,
-        taskId: task.taskId,
+        taskIndex: c.taskIndex,
         replicate: c.replicate,
         nonResponse,
-        recordJson: JSON.stringify(record),
+        resultJson: JSON.stringify({ outcome: output, usage }),
       });
       ranNow++;
       if (nonResponse) nonResponsesNow++;

@@ -1,4 +1,4 @@
-import type { EnvironmentDef } from "../environments/environment.ts";
+import type { AnyEnvironment } from "../environments/environment.ts";
 import type { Agent } from "../environments/kernel/types.ts";
 import { sha256Hex, stableHash } from "./keys.ts";
 
@@ -11,9 +11,6 @@ export interface AgentEntry {
   identity: unknown;
   players: Readonly<Record<string, Agent<unknown, unknown>>>;
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: the plan is generic over every environment's types
-export type AnyEnvironment = EnvironmentDef<any, any, any>;
 
 export interface RunPlan {
   runId: string;

@@ -33,11 +33,22 @@ export interface StoredTrial {
   seq: number;
   trialKey: string;
   agent: string;
-  taskId: string;
+  /** Index of the trial's task in the run's task list (the task itself is stored once per run). */
+  taskIndex: number;
   replicate: number;
   nonResponse: boolean;
-  /** The full trial record (the export contract), serialised once. */
-  recordJson: string;
+  /** What happened: the episode's outcome (transcript included) and usage, serialised once. */
+  resultJson: string;
+}
+
+/** A stored trial read back: the pieces from which an environment builds the trial record. */
+export interface TrialRow {
+  seq: number;
+  trialKey: string;
+  agent: string;
+  replicate: number;
+  task: unknown;
+  result: unknown;
 }
 
 const DDL = `
@@ -50,18 +61,24 @@ CREATE TABLE IF NOT EXISTS runs (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tasks (
+  run_id TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  task TEXT NOT NULL,
+  PRIMARY KEY (run_id, task_index)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS trials (
   run_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
   trial_key TEXT NOT NULL,
   agent TEXT NOT NULL,
-  task_id TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
   replicate INTEGER NOT NULL,
   non_response INTEGER NOT NULL,
-  record TEXT NOT NULL,
+  result TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS trials_by_key ON trials (run_id, trial_key);
 `;
 
 function sqliteCode(err: unknown): string {
@@ -69,7 +86,8 @@ function sqliteCode(err: unknown): string {
 }
 
 /**
- * The workspace store: one SQLite file (WAL) holding runs and trials. Every batch of trials is one
+ * The workspace store: one SQLite file (WAL) holding runs, their tasks (once per run, not once per
+ * trial: a task is most of a trial record's bytes) and trials. Every batch of trials is one
  * transaction, so a killed process leaves whole trials or none; `INSERT OR IGNORE` on the trial's
  * (run, seq) key means a resumed run can never store a trial twice.
  */
@@ -82,7 +100,7 @@ export class SqliteStore {
     private readonly db: Database.Database,
   ) {
     this.insertTrial = db.prepare(
-      "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_id, replicate, non_response, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_index, replicate, non_response, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const touch = db.prepare("UPDATE runs SET updated_at = ? WHERE id = ?");
     this.insertMany = db.transaction((rows: StoredTrial[]) => {
@@ -92,10 +110,10 @@ export class SqliteStore {
           r.seq,
           r.trialKey,
           r.agent,
-          r.taskId,
+          r.taskIndex,
           r.replicate,
           r.nonResponse ? 1 : 0,
-          r.recordJson,
+          r.resultJson,
         );
       }
       if (rows.length > 0) touch.run(new Date().toISOString(), rows[0]!.runId);
@@ -180,8 +198,11 @@ export class SqliteStore {
     }
   }
 
-  /** Registers a run, or checks that an existing run with this id has the same identity. */
-  ensureRun(run: RunInfo): { created: boolean } {
+  /**
+   * Registers a run with its tasks, or checks that an existing run with this id has the same
+   * identity. The run and all its tasks are written in one transaction.
+   */
+  ensureRun(run: RunInfo, tasks: readonly { taskId: string }[] = []): { created: boolean } {
     const existing = this.db.prepare("SELECT config FROM runs WHERE id = ?").get(run.id) as
       | { config: string }
       | undefined;
@@ -196,9 +217,18 @@ export class SqliteStore {
       return { created: false };
     }
     const now = new Date().toISOString();
-    this.db
-      .prepare("INSERT INTO runs (id, env, config, total, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(run.id, run.env, config, run.total, now, now);
+    const insertRun = this.db.prepare(
+      "INSERT INTO runs (id, env, config, total, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const insertTask = this.db.prepare(
+      "INSERT INTO tasks (run_id, task_index, task_id, task) VALUES (?, ?, ?, ?)",
+    );
+    this.db.transaction(() => {
+      insertRun.run(run.id, run.env, config, run.total, now, now);
+      tasks.forEach((t, i) => {
+        insertTask.run(run.id, i, t.taskId, JSON.stringify(t));
+      });
+    })();
     return { created: true };
   }
 
@@ -250,11 +280,40 @@ export class SqliteStore {
     return this.listRuns().find((r) => r.id === id);
   }
 
-  /** Trial records of a run in seq order, streamed (constant memory for any run size). */
-  *trialRecords(runId: string): Generator<Record<string, unknown>> {
-    const stmt = this.db.prepare("SELECT record FROM trials WHERE run_id = ? ORDER BY seq").pluck();
-    for (const json of stmt.iterate(runId) as Iterable<string>)
-      yield JSON.parse(json) as Record<string, unknown>;
+  /**
+   * A run's stored trials in seq order with their tasks, streamed (constant memory for any run
+   * size). Trials are task-major, so each task is parsed once for all its agents and replicates.
+   */
+  *trialRows(runId: string): Generator<TrialRow> {
+    const stmt = this.db.prepare(
+      `SELECT t.seq, t.trial_key AS trialKey, t.agent, t.replicate, t.task_index AS taskIndex, t.result, k.task
+         FROM trials t JOIN tasks k ON k.run_id = t.run_id AND k.task_index = t.task_index
+        WHERE t.run_id = ? ORDER BY t.seq`,
+    );
+    let lastIndex = -1;
+    let lastTask: unknown;
+    for (const row of stmt.iterate(runId) as Iterable<{
+      seq: number;
+      trialKey: string;
+      agent: string;
+      replicate: number;
+      taskIndex: number;
+      result: string;
+      task: string;
+    }>) {
+      if (row.taskIndex !== lastIndex) {
+        lastIndex = row.taskIndex;
+        lastTask = JSON.parse(row.task);
+      }
+      yield {
+        seq: row.seq,
+        trialKey: row.trialKey,
+        agent: row.agent,
+        replicate: row.replicate,
+        task: lastTask,
+        result: JSON.parse(row.result),
+      };
+    }
   }
 
   close(): void {

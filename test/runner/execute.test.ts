@@ -6,6 +6,7 @@ import { buildChoiceTasks } from "../../src/environments/choice/design.ts";
 import { choiceEnvironment } from "../../src/environments/choice/environment.ts";
 import { executeRun } from "../../src/runner/execute.ts";
 import { planRun } from "../../src/runner/plan.ts";
+import { trialRecords } from "../../src/runner/records.ts";
 import { SqliteStore } from "../../src/store/index.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -23,7 +24,7 @@ function plan(agents = ["sim:steep", "sim:noisy"], replicates = 2) {
 }
 
 function records(store: SqliteStore, runId: string) {
-  return [...store.trialRecords(runId)];
+  return [...trialRecords(store, runId)];
 }
 
 describe("executeRun", () => {

@@ -12,10 +12,10 @@ function trial(seq: number, runId = "r1"): StoredTrial {
     seq,
     trialKey: `k${seq}`,
     agent: "sim:x",
-    taskId: `t${seq}`,
+    taskIndex: seq % 2,
     replicate: 0,
     nonResponse: seq % 2 === 0,
-    recordJson: JSON.stringify({ seq }),
+    resultJson: JSON.stringify({ seq }),
   };
 }
 
@@ -23,10 +23,17 @@ describe("SqliteStore", () => {
   it("stores trials once, streams them in order and counts them per run", () => {
     const file = path.join(tempDir(), "s.db");
     const store = SqliteStore.open(file, { create: true });
-    store.ensureRun({ id: "r1", env: "choice", config: { a: 1 }, total: 4 });
+    store.ensureRun({ id: "r1", env: "choice", config: { a: 1 }, total: 4 }, [
+      { taskId: "t0" },
+      { taskId: "t1" },
+    ]);
     store.writeTrials([trial(2), trial(0)]);
     store.writeTrials([trial(0), trial(1)]); // seq 0 again: ignored, never duplicated
-    expect([...store.trialRecords("r1")]).toEqual([{ seq: 0 }, { seq: 1 }, { seq: 2 }]);
+    expect([...store.trialRows("r1")].map((r) => [r.seq, r.task, r.result])).toEqual([
+      [0, { taskId: "t0" }, { seq: 0 }],
+      [1, { taskId: "t1" }, { seq: 1 }],
+      [2, { taskId: "t0" }, { seq: 2 }],
+    ]);
     expect(Array.from(store.doneSeqs("r1", 4))).toEqual([1, 1, 1, 0]);
     const [run] = store.listRuns();
     expect(run).toMatchObject({ id: "r1", total: 4, done: 3, nonResponses: 2 });

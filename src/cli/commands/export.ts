@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { UserError } from "../../errors/index.ts";
+import { requireRun, trialRecords } from "../../runner/records.ts";
 import { AtomicFileWriter, type ExportFormat, exportRecords, SqliteStore } from "../../store/index.ts";
 import { choiceOf, parseOption } from "../options.ts";
 import type { Output } from "../output.ts";
@@ -18,15 +18,8 @@ export function registerExport(program: Command, out: Output): void {
       const format: ExportFormat = parseOption("format", choiceOf(FORMATS), o.format);
       const store = SqliteStore.open(o.store, { create: false, readonly: true });
       try {
-        const run = store.getRun(runId);
-        if (!run) {
-          const ids = store.listRuns().map((r) => r.id);
-          throw new UserError(
-            `no run "${runId}" in ${o.store}`,
-            ids.length ? `runs there: ${ids.join(", ")}` : "the store has no runs yet",
-          );
-        }
-        const records = () => store.trialRecords(runId);
+        requireRun(store, runId);
+        const records = () => trialRecords(store, runId);
         if (!o.out) {
           exportRecords(records, format, (t) => process.stdout.write(t));
           return;

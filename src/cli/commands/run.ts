@@ -6,7 +6,7 @@ import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/ho
 import { buildChoiceTasks, ChoiceDesignSchema } from "../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../environments/choice/environment.ts";
 import { PROMPT_VARIANTS } from "../../environments/choice/types.ts";
-import { UserError } from "../../errors/index.ts";
+import { ENVIRONMENTS, environmentNamed } from "../../environments/registry.ts";
 import { executeRun, type RunResult } from "../../runner/execute.ts";
 import { stableHash } from "../../runner/keys.ts";
 import { planRun, type RunPlan } from "../../runner/plan.ts";
@@ -14,8 +14,6 @@ import { SqliteStore } from "../../store/index.ts";
 import { choiceOf, nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
 import { ProgressLine } from "../progress.ts";
-
-export const ENVIRONMENTS = ["choice"] as const;
 
 interface RunOptions {
   agent: string;
@@ -90,7 +88,7 @@ export function registerRun(program: Command, out: Output): void {
   program
     .command("run")
     .description("run an experiment and store every trial (resumes an interrupted run)")
-    .argument("<environment>", `the episode kind: ${ENVIRONMENTS.join(", ")}`)
+    .argument("<environment>", `the episode kind: ${Object.keys(ENVIRONMENTS).join(", ")}`)
     .option("--agent <specs>", "comma-separated agents, e.g. sim:steep,sim:locked", "sim:steep")
     .option("--replicates <n>", "repetitions of every task per agent", "1")
     .option("--limit <n>", "run only the first n trials of the design (a quick try)")
@@ -108,7 +106,7 @@ export function registerRun(program: Command, out: Output): void {
     .option("--five-appearances <n>", "appearances per five-option set (default 1)")
     .option("--json", "print the result as JSON")
     .action(async (env: string, o: RunOptions) => {
-      requireEnvironment(env);
+      environmentNamed(env);
       const plan = planChoiceRun(o);
       const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
       const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
@@ -140,10 +138,4 @@ export function registerRun(program: Command, out: Output): void {
         store.close();
       }
     });
-}
-
-export function requireEnvironment(env: string): void {
-  if (!(ENVIRONMENTS as readonly string[]).includes(env)) {
-    throw new UserError(`unknown environment "${env}"`, `valid environments: ${ENVIRONMENTS.join(", ")}`);
-  }
 }

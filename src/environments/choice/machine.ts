@@ -91,14 +91,28 @@ export const choiceMachine = setup({
     output: {} as ChoiceOutcome,
   },
   guards: {
-    answered: ({ context }) => context.verdict?.ok === true,
-    mayReask: ({ context }) => context.replies.length <= context.maxReasks,
+    // Guards judge the incoming answer themselves (parsing is cheap and pure), so one event takes
+    // one transition: no transient "judging" state for the interpreter to step through.
+    answered: ({ context, event }) =>
+      event.type === "act" && judge(event.action, context.letters, context.task).verdict.ok,
+    mayReask: ({ context }) => context.replies.length < context.maxReasks,
   },
   actions: {
+    // One assign per transition: every action is a step the interpreter pays for on each episode.
     judgeAnswer: assign(({ context, event }) => {
       if (event.type !== "act") return {};
       const { raw, verdict } = judge(event.action, context.letters, context.task);
       return { replies: [...context.replies, raw], verdict };
+    }),
+    judgeAndReask: assign(({ context, event }) => {
+      const raw = event.type === "act" ? judge(event.action, context.letters, context.task).raw : "";
+      const replies = [...context.replies, raw];
+      const messages: Message[] = [
+        ...context.messages,
+        { role: "assistant", content: raw },
+        { role: "user", content: reaskMessage(context.letters, context.task.variant) },
+      ];
+      return { replies, messages, verdict: null, turn: turnFor({ ...context, messages }, replies.length) };
     }),
     // The agent layer has already retried what can be retried; asking again would repeat the failure.
     recordError: assign(({ context, event }) => {
@@ -108,15 +122,6 @@ export const choiceMachine = setup({
         verdict: { ok: false, reason: `agent error: ${event.error}` } as Verdict,
       };
     }),
-    reask: assign(({ context }) => {
-      const messages: Message[] = [
-        ...context.messages,
-        { role: "assistant", content: context.replies.at(-1) ?? "" },
-        { role: "user", content: reaskMessage(context.letters, context.task.variant) },
-      ];
-      return { messages, verdict: null, turn: turnFor({ ...context, messages }, context.replies.length) };
-    }),
-    endTurn: assign({ turn: null }),
   },
 }).createMachine({
   id: "choice",
@@ -130,16 +135,13 @@ export const choiceMachine = setup({
   states: {
     awaitingAnswer: {
       on: {
-        act: { target: "judging", actions: "judgeAnswer" },
-        "agent.error": { target: "noResponse", actions: ["recordError", "endTurn"] },
+        act: [
+          { guard: "answered", target: "booked", actions: "judgeAnswer" },
+          { guard: "mayReask", target: "awaitingAnswer", reenter: true, actions: "judgeAndReask" },
+          { target: "noResponse", actions: "judgeAnswer" },
+        ],
+        "agent.error": { target: "noResponse", actions: "recordError" },
       },
-    },
-    judging: {
-      always: [
-        { guard: "answered", target: "booked", actions: "endTurn" },
-        { guard: "mayReask", target: "awaitingAnswer", actions: "reask" },
-        { target: "noResponse", actions: "endTurn" },
-      ],
     },
     booked: { type: "final" },
     noResponse: { type: "final" },

@@ -1,4 +1,10 @@
-import { type AnyStateMachine, initialTransition, transition } from "xstate";
+import {
+  type ActorScope,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  createActor,
+  type EventObject,
+} from "xstate";
 import {
   type Agent,
   type AgentContext,
@@ -10,7 +16,8 @@ import {
 
 /**
  * Every episode machine follows one convention so that a single driver runs them all:
- * - its context has `turn`: whose move it is and what they observe, or null when nobody is due;
+ * - its context has `turn`: whose move it is and what they observe (read only while the machine is
+ *   active: a final state needs no turn cleared);
  * - agents' moves arrive as `{ type: "act", role, action }`, and an agent that failed to produce a
  *   move (a network error after retries, a crash in a policy) as `{ type: "agent.error", role, error }`
  *   — the machine decides what that means for the outcome (usually a non-response);
@@ -30,6 +37,34 @@ export interface EpisodeResult<Output> {
   usage: Usage;
 }
 
+/**
+ * xstate's `initialTransition`/`transition` build a fresh inert actor (and actor system) on every
+ * call, which costs more than our whole episode. Episode machines are pure rule machines — assign
+ * actions only, no invoked or spawned children, no delays — so one inert scope per machine, made
+ * the way xstate makes it, serves every episode of that machine.
+ */
+const scopes = new WeakMap<AnyStateMachine, ActorScope<AnyMachineSnapshot, EventObject>>();
+
+function inertScope(machine: AnyStateMachine, input: unknown): ActorScope<AnyMachineSnapshot, EventObject> {
+  let scope = scopes.get(machine);
+  if (!scope) {
+    const self = createActor(machine, { input });
+    scope = {
+      self,
+      id: "",
+      sessionId: "",
+      logger: () => {},
+      defer: () => {},
+      emit: () => {},
+      stopChild: () => {},
+      actionExecutor: () => {},
+      system: self.system,
+    } as unknown as ActorScope<AnyMachineSnapshot, EventObject>;
+    scopes.set(machine, scope);
+  }
+  return scope;
+}
+
 /** Upper bound on agent turns per episode, a guard against a machine that never finishes. */
 const MAX_TURNS = 10_000;
 
@@ -43,7 +78,8 @@ export async function runEpisode<Output>(
   agents: Readonly<Record<string, Agent<unknown, unknown>>>,
   ctx: AgentContext,
 ): Promise<EpisodeResult<Output>> {
-  let [snapshot] = initialTransition(machine, input);
+  const scope = inertScope(machine, input);
+  let snapshot: AnyMachineSnapshot = machine.getInitialSnapshot(scope, input);
   let usage = emptyUsage();
   for (let turns = 0; snapshot.status === "active"; turns++) {
     if (turns >= MAX_TURNS) throw new Error(`episode did not finish within ${MAX_TURNS} turns`);
@@ -64,7 +100,7 @@ export async function runEpisode<Output>(
         error: err instanceof Error ? err.message : String(err),
       };
     }
-    [snapshot] = transition(machine, snapshot, event);
+    snapshot = machine.transition(snapshot, event, scope);
   }
   if (snapshot.status === "error")
     throw (snapshot as { error?: unknown }).error ?? new Error("episode failed");

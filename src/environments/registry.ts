@@ -1,0 +1,19 @@
+import { UserError } from "../errors/index.ts";
+import { choiceEnvironment } from "./choice/environment.ts";
+import type { AnyEnvironment } from "./environment.ts";
+
+/** Every episode kind bazaar hosts, by the name runs and the CLI use. */
+export const ENVIRONMENTS: Readonly<Record<string, AnyEnvironment>> = {
+  choice: choiceEnvironment,
+};
+
+export function environmentNamed(name: string): AnyEnvironment {
+  const env = ENVIRONMENTS[name];
+  if (!env) {
+    throw new UserError(
+      `unknown environment "${name}"`,
+      `valid environments: ${Object.keys(ENVIRONMENTS).join(", ")}`,
+    );
+  }
+  return env;
+}
