@@ -1,11 +1,26 @@
+import type { z } from "zod";
+import { ChoiceActionSchema } from "../environments/choice/actions.ts";
 import { SHOPPER } from "../environments/choice/machine.ts";
 import { UserError } from "../errors/index.ts";
 import type { AgentEntry } from "../runner/plan.ts";
+import { LlmAgent } from "./llm/agent.ts";
+import type { ResponseCache } from "./llm/cache.ts";
+import type { CallEvents } from "./llm/caller.ts";
+import { type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
 import { CHOICE_PRESETS } from "./sim/index.ts";
 
-/** Agents every environment can name; LLM agents (`openai:<model>`) join this list. */
+/** What resolving an `openai:<model>` agent needs besides its name. */
+export interface LlmContext {
+  /** Settings shared by every LLM agent of the run (model name excluded). */
+  settings: Omit<LlmSettingsInput, "model">;
+  apiKey?: string;
+  cache?: ResponseCache;
+  events?: CallEvents;
+}
+
+/** Agents the catalog-choice environment can name (LLM agents: any `openai:<model>`). */
 export function choiceAgentNames(): string[] {
-  return Object.keys(CHOICE_PRESETS).map((k) => `sim:${k}`);
+  return [...Object.keys(CHOICE_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
 }
 
 /** Splits a comma-separated `--agent` value, rejecting empty and repeated names. */
@@ -24,11 +39,44 @@ export function splitAgentSpecs(value: string): string[] {
   return specs;
 }
 
-/** Resolves an agent spec for the catalog-choice environment (`sim:<preset>`). */
-export function resolveChoiceAgent(spec: string): AgentEntry {
-  const [kind, name] = spec.includes(":")
-    ? [spec.slice(0, spec.indexOf(":")), spec.slice(spec.indexOf(":") + 1)]
-    : [spec, ""];
+function splitSpec(spec: string): [string, string] {
+  const i = spec.indexOf(":");
+  return i < 0 ? [spec, ""] : [spec.slice(0, i), spec.slice(i + 1)];
+}
+
+/** An LLM agent entry for any environment: the same graph plays every role of every environment. */
+export function resolveLlmAgent(
+  spec: string,
+  model: string,
+  role: string,
+  actionSchema: z.ZodDiscriminatedUnion,
+  llm: LlmContext,
+): AgentEntry {
+  const parsed = LlmSettingsSchema.safeParse({ ...llm.settings, model });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(
+      `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
+    );
+  }
+  const settings = parsed.data;
+  return {
+    label: spec,
+    identity: llmIdentity(settings),
+    players: {
+      [role]: new LlmAgent(spec, settings, actionSchema, {
+        apiKey: llm.apiKey,
+        cache: llm.cache,
+        events: llm.events,
+        role,
+      }) as never,
+    },
+  };
+}
+
+/** Resolves an agent spec for the catalog-choice environment: `sim:<preset>` or `openai:<model>`. */
+export function resolveChoiceAgent(spec: string, llm?: LlmContext): AgentEntry {
+  const [kind, name] = splitSpec(spec);
   if (kind === "sim") {
     const preset = CHOICE_PRESETS[name];
     if (preset) {
@@ -38,6 +86,9 @@ export function resolveChoiceAgent(spec: string): AgentEntry {
         players: { [SHOPPER]: preset.make(spec) },
       };
     }
+  }
+  if (kind === "openai" && name.length > 0) {
+    return resolveLlmAgent(spec, name, SHOPPER, ChoiceActionSchema, llm ?? { settings: {} });
   }
   throw new UserError(`unknown agent "${spec}"`, `valid agents: ${choiceAgentNames().join(", ")}`);
 }

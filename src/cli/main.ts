@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../errors/index.ts";
+import { registerCache } from "./commands/cache.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
@@ -18,6 +19,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerRun(program, out);
   registerRuns(program, out);
   registerExport(program, out);
+  registerCache(program, out);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError("(add --help for usage)");
   return program;
 }

@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from "xstate";
+import type { z } from "zod";
 import type { Usage } from "./kernel/types.ts";
 
 /**
@@ -8,6 +9,8 @@ import type { Usage } from "./kernel/types.ts";
 export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settings> {
   name: string;
   machine: AnyStateMachine;
+  /** Every action an agent may take (a discriminated union on `type`); LLM tools are made from it. */
+  actionSchema: z.ZodDiscriminatedUnion;
   /** Roles played by agents, in the order agent specs are given for one trial. */
   roles: readonly string[];
   input(task: Task, settings: Settings): unknown;

@@ -99,7 +99,7 @@ export async function executeRun(
       const task = plan.tasks[c.taskIndex]!;
       const entry = plan.agents[c.agentIndex]!;
       const trialKey = keys.key(c);
-      const { output, usage } = await runEpisode(
+      const { output, usage, agentErrors } = await runEpisode(
         plan.env.machine,
         plan.env.input(task, plan.settings),
         entry.players,
@@ -135,6 +135,7 @@ export async function executeRun(
         taskIndex: c.taskIndex,
         replicate: c.replicate,
         nonResponse,
+        agentError: agentErrors > 0,
         resultJson: JSON.stringify({ outcome: output, usage }),
       });
       ranNow++;

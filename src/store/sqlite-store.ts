@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import type { CachedResponse, ResponseCache } from "../agents/llm/cache.ts";
 import { UserError } from "../errors/index.ts";
 
 /** Marks a SQLite file as a bazaar store; the number changes when the layout does. */
@@ -37,6 +38,8 @@ export interface StoredTrial {
   taskIndex: number;
   replicate: number;
   nonResponse: boolean;
+  /** An agent failed to act (a model error after retries): `run --retry-errors` redoes these. */
+  agentError: boolean;
   /** What happened: the episode's outcome (transcript included) and usage, serialised once. */
   resultJson: string;
 }
@@ -61,6 +64,12 @@ CREATE TABLE IF NOT EXISTS runs (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS llm_cache (
+  key TEXT PRIMARY KEY,
+  model TEXT NOT NULL,
+  response TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tasks (
   run_id TEXT NOT NULL,
   task_index INTEGER NOT NULL,
@@ -76,6 +85,7 @@ CREATE TABLE IF NOT EXISTS trials (
   task_index INTEGER NOT NULL,
   replicate INTEGER NOT NULL,
   non_response INTEGER NOT NULL,
+  agent_error INTEGER NOT NULL,
   result TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
@@ -100,7 +110,7 @@ export class SqliteStore {
     private readonly db: Database.Database,
   ) {
     this.insertTrial = db.prepare(
-      "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_index, replicate, non_response, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_index, replicate, non_response, agent_error, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const touch = db.prepare("UPDATE runs SET updated_at = ? WHERE id = ?");
     this.insertMany = db.transaction((rows: StoredTrial[]) => {
@@ -113,6 +123,7 @@ export class SqliteStore {
           r.taskIndex,
           r.replicate,
           r.nonResponse ? 1 : 0,
+          r.agentError ? 1 : 0,
           r.resultJson,
         );
       }
@@ -314,6 +325,44 @@ export class SqliteStore {
         result: JSON.parse(row.result),
       };
     }
+  }
+
+  /**
+   * The store's LLM response cache (same file as the runs). Only successful responses are put;
+   * errors never are, so a retry after a failure asks the model again.
+   */
+  responseCache(): ResponseCache {
+    const get = this.db.prepare("SELECT response FROM llm_cache WHERE key = ?").pluck();
+    const put = this.db.prepare(
+      "INSERT OR REPLACE INTO llm_cache (key, model, response, created_at) VALUES (?, ?, ?, ?)",
+    );
+    return {
+      get: (key) => {
+        const json = get.get(key) as string | undefined;
+        return json === undefined ? undefined : (JSON.parse(json) as CachedResponse);
+      },
+      put: (key, model, value) => {
+        put.run(key, model, JSON.stringify(value), new Date().toISOString());
+      },
+      stats: () => {
+        const byModel = this.db
+          .prepare("SELECT model, COUNT(*) AS entries FROM llm_cache GROUP BY model ORDER BY model")
+          .all() as { model: string; entries: number }[];
+        return { entries: byModel.reduce((a, b) => a + b.entries, 0), byModel };
+      },
+      clear: (model) =>
+        model === undefined
+          ? this.db.prepare("DELETE FROM llm_cache").run().changes
+          : this.db.prepare("DELETE FROM llm_cache WHERE model = ?").run(model).changes,
+    };
+  }
+
+  /**
+   * Deletes a run's trials in which an agent failed (a model error that outlived its retries), so
+   * that running the run again retries exactly those. Returns how many.
+   */
+  deleteAgentErrorTrials(runId: string): number {
+    return this.db.prepare("DELETE FROM trials WHERE run_id = ? AND agent_error = 1").run(runId).changes;
   }
 
   close(): void {

@@ -17,7 +17,7 @@ function plan(agents = ["sim:steep", "sim:noisy"], replicates = 2) {
     env: choiceEnvironment,
     settings: { maxReasks: 1 },
     tasks: buildChoiceTasks(design, DEFAULT_HOTEL_POOL),
-    agents: agents.map(resolveChoiceAgent),
+    agents: agents.map((a) => resolveChoiceAgent(a)),
     replicates,
     design,
   });

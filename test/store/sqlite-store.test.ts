@@ -15,6 +15,7 @@ function trial(seq: number, runId = "r1"): StoredTrial {
     taskIndex: seq % 2,
     replicate: 0,
     nonResponse: seq % 2 === 0,
+    agentError: false,
     resultJson: JSON.stringify({ seq }),
   };
 }

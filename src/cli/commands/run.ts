@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { resolveChoiceAgent, splitAgentSpecs } from "../../agents/registry.ts";
+import { type LlmContext, resolveChoiceAgent, splitAgentSpecs } from "../../agents/registry.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { buildChoiceTasks, ChoiceDesignSchema } from "../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../environments/choice/environment.ts";
@@ -11,11 +11,13 @@ import { executeRun, type RunResult } from "../../runner/execute.ts";
 import { stableHash } from "../../runner/keys.ts";
 import { planRun, type RunPlan } from "../../runner/plan.ts";
 import { SqliteStore } from "../../store/index.ts";
+import { addLlmOptions, DeferredCache, type LlmOptions, llmContextFrom } from "../llm-options.ts";
 import { choiceOf, nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
 import { ProgressLine } from "../progress.ts";
 
-interface RunOptions {
+interface RunOptions extends LlmOptions {
+  retryErrors?: boolean;
   agent: string;
   replicates: string;
   limit?: string;
@@ -39,7 +41,7 @@ function seedValue(raw: string): number | string {
 }
 
 /** Everything is validated and the tasks built before the store is opened: bad input writes nothing. */
-function planChoiceRun(o: RunOptions): RunPlan {
+function planChoiceRun(o: RunOptions, llm: LlmContext): RunPlan {
   const optional = (name: string, v: string | undefined) =>
     v === undefined ? undefined : parseOption(name, nonNegativeInt, v);
   const design = ChoiceDesignSchema.parse({
@@ -53,7 +55,7 @@ function planChoiceRun(o: RunOptions): RunPlan {
     fiveAppearances: optional("five-appearances", o.fiveAppearances),
   });
   const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
-  const agents = splitAgentSpecs(o.agent).map(resolveChoiceAgent);
+  const agents = splitAgentSpecs(o.agent).map((s) => resolveChoiceAgent(s, llm));
   const tasks = buildChoiceTasks(design, pool);
   const settings = { maxReasks: parseOption("max-reasks", nonNegativeInt, o.maxReasks) };
   return planRun({
@@ -85,7 +87,7 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
 }
 
 export function registerRun(program: Command, out: Output): void {
-  program
+  const cmd = program
     .command("run")
     .description("run an experiment and store every trial (resumes an interrupted run)")
     .argument("<environment>", `the episode kind: ${Object.keys(ENVIRONMENTS).join(", ")}`)
@@ -104,38 +106,55 @@ export function registerRun(program: Command, out: Output): void {
     .option("--triple-appearances <n>", "appearances per triple, a multiple of 3 (default 6)")
     .option("--fives <n>", "unique five-option sets (default 300)")
     .option("--five-appearances <n>", "appearances per five-option set (default 1)")
-    .option("--json", "print the result as JSON")
-    .action(async (env: string, o: RunOptions) => {
-      environmentNamed(env);
-      const plan = planChoiceRun(o);
-      const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
-      const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
-      const store = SqliteStore.open(o.store, { create: true });
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
-      process.once("SIGTERM", onSigint);
-      const progress = new ProgressLine();
-      try {
-        const result = await executeRun(plan, store, {
-          limit,
-          concurrency,
-          signal: controller.signal,
-          onProgress: (p) => progress.update(p),
-        });
-        progress.end();
-        if (o.json) printJson(out, { ...result, total: plan.total, store: path.resolve(o.store) });
-        else for (const line of summary(result, o.store, plan)) out.log(line);
-        if (result.interrupted) {
-          out.error(
-            `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
-          );
-          process.exitCode = 130;
-        }
-      } finally {
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigint);
-        store.close();
+    .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
+    .option("--json", "print the result as JSON");
+  addLlmOptions(cmd).action(async (env: string, o: RunOptions) => {
+    environmentNamed(env);
+    const cache = new DeferredCache();
+    const llm = llmContextFrom(o, cache);
+    let retries = 0;
+    llm.events = {
+      onRetry: () => {
+        retries++;
+      },
+      onBreakerOpen: ({ model, reason, untilMs }) =>
+        out.error(`model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`),
+    };
+    const plan = planChoiceRun(o, llm);
+    const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
+    const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
+    const store = SqliteStore.open(o.store, { create: true });
+    cache.target = store.responseCache();
+    if (o.retryErrors) {
+      const n = store.deleteAgentErrorTrials(plan.runId);
+      out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
+    }
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once("SIGINT", onSigint);
+    process.once("SIGTERM", onSigint);
+    const progress = new ProgressLine();
+    try {
+      const result = await executeRun(plan, store, {
+        limit,
+        concurrency,
+        signal: controller.signal,
+        onProgress: (p) => progress.update(p),
+      });
+      progress.end();
+      if (o.json) printJson(out, { ...result, retries, total: plan.total, store: path.resolve(o.store) });
+      else for (const line of summary(result, o.store, plan)) out.log(line);
+      if (!o.json && retries > 0) out.log(`model retries this time: ${retries}`);
+      if (result.interrupted) {
+        out.error(
+          `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
+        );
+        process.exitCode = 130;
       }
-    });
+    } finally {
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigint);
+      store.close();
+    }
+  });
 }

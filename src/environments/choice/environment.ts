@@ -1,4 +1,5 @@
 import type { EnvironmentDef } from "../environment.ts";
+import { ChoiceActionSchema } from "./actions.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "./machine.ts";
 import { choiceTrialRecord } from "./record.ts";
 import type { ChoiceTask } from "./types.ts";
@@ -10,6 +11,7 @@ export interface ChoiceSettings {
 export const choiceEnvironment: EnvironmentDef<ChoiceTask, ChoiceOutcome, ChoiceSettings> = {
   name: "choice",
   machine: choiceMachine,
+  actionSchema: ChoiceActionSchema,
   roles: [SHOPPER],
   input: (task, settings) => ({ task, maxReasks: settings.maxReasks }),
   isNonResponse: (outcome) => outcome.chosenSlot === null,

@@ -35,6 +35,8 @@ export type EpisodeEvent<Action = unknown> =
 export interface EpisodeResult<Output> {
   output: Output;
   usage: Usage;
+  /** How many times an agent failed to produce a move (the machine decided what that meant). */
+  agentErrors: number;
 }
 
 /**
@@ -81,28 +83,35 @@ export async function runEpisode<Output>(
   const scope = inertScope(machine, input);
   let snapshot: AnyMachineSnapshot = machine.getInitialSnapshot(scope, input);
   let usage = emptyUsage();
-  for (let turns = 0; snapshot.status === "active"; turns++) {
-    if (turns >= MAX_TURNS) throw new Error(`episode did not finish within ${MAX_TURNS} turns`);
-    const turn = (snapshot.context as { turn: Turn | null }).turn;
-    if (!turn) throw new Error(`episode stalled in state ${JSON.stringify(snapshot.value)}: no agent is due`);
-    const agent = agents[turn.role];
-    if (!agent) throw new Error(`no agent plays the role "${turn.role}"`);
-    let event: EpisodeEvent;
-    try {
-      const acted = await agent.act(turn.observation, ctx);
-      if (acted.usage) usage = addUsage(usage, acted.usage);
-      event = { type: "act", role: turn.role, action: acted.action };
-    } catch (err) {
-      if (ctx.signal?.aborted) throw err;
-      event = {
-        type: "agent.error",
-        role: turn.role,
-        error: err instanceof Error ? err.message : String(err),
-      };
+  let agentErrors = 0;
+  try {
+    for (let turns = 0; snapshot.status === "active"; turns++) {
+      if (turns >= MAX_TURNS) throw new Error(`episode did not finish within ${MAX_TURNS} turns`);
+      const turn = (snapshot.context as { turn: Turn | null }).turn;
+      if (!turn)
+        throw new Error(`episode stalled in state ${JSON.stringify(snapshot.value)}: no agent is due`);
+      const agent = agents[turn.role];
+      if (!agent) throw new Error(`no agent plays the role "${turn.role}"`);
+      let event: EpisodeEvent;
+      try {
+        const acted = await agent.act(turn.observation, ctx);
+        if (acted.usage) usage = addUsage(usage, acted.usage);
+        event = { type: "act", role: turn.role, action: acted.action };
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        agentErrors++;
+        event = {
+          type: "agent.error",
+          role: turn.role,
+          error: err instanceof Error ? err.message : String(err),
+        };
+      }
+      snapshot = machine.transition(snapshot, event, scope);
     }
-    snapshot = machine.transition(snapshot, event, scope);
+  } finally {
+    for (const agent of new Set(Object.values(agents))) if (agent.endEpisode) await agent.endEpisode(ctx);
   }
   if (snapshot.status === "error")
     throw (snapshot as { error?: unknown }).error ?? new Error("episode failed");
-  return { output: snapshot.output as Output, usage };
+  return { output: snapshot.output as Output, usage, agentErrors };
 }

@@ -17,7 +17,10 @@ export type NonResponse = z.infer<typeof NonResponseSchema>;
 
 /** Token and time accounting for one trial (zeros for simulated agents). */
 export const UsageSchema = z.object({
+  /** Model requests that went over the network (retries included). */
   calls: z.number().int().nonnegative(),
+  /** Model answers served from the response cache instead. */
+  cacheHits: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative(),
@@ -26,12 +29,13 @@ export const UsageSchema = z.object({
 export type Usage = z.infer<typeof UsageSchema>;
 
 export function emptyUsage(): Usage {
-  return { calls: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, latencyMs: 0 };
+  return { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, latencyMs: 0 };
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     calls: a.calls + b.calls,
+    cacheHits: a.cacheHits + b.cacheHits,
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
@@ -66,4 +70,6 @@ export interface Acted<Action> {
 export interface Agent<View, Action> {
   readonly id: string;
   act(observation: Observation<View>, ctx: AgentContext): Acted<Action> | Promise<Acted<Action>>;
+  /** Called once when an episode the agent played ends, to drop per-episode state (a conversation). */
+  endEpisode?(ctx: AgentContext): void | Promise<void>;
 }

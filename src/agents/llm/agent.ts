@@ -1,0 +1,89 @@
+import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import type { z } from "zod";
+import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import type { ResponseCache } from "./cache.ts";
+import { type CallEvents, ModelCaller } from "./caller.ts";
+import { buildAgentGraph } from "./graph.ts";
+import type { LlmSettings } from "./settings.ts";
+import { toolsFromActions } from "./tools.ts";
+
+interface ThreadState {
+  /** How many of the environment's messages this thread has taken in. */
+  seen: number;
+  /** The tool call the environment's next message answers, in tools mode. */
+  pendingToolCall: string | null;
+}
+
+export interface LlmAgentOptions {
+  apiKey?: string;
+  cache?: ResponseCache;
+  events?: CallEvents;
+  /** The role this agent plays, part of its thread ids (a buyer and a seller never share one). */
+  role?: string;
+}
+
+/**
+ * An LLM agent for any environment: a LangGraph graph over ChatOpenAI, one checkpointed thread per
+ * episode and role. Each turn it takes the environment's new messages into the thread (a reply to
+ * its own tool call becomes that call's tool result), runs the graph, and returns the action. One
+ * instance serves many episodes at once: everything per episode lives in its thread.
+ */
+export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
+  private readonly caller: ModelCaller;
+  private readonly graph: ReturnType<typeof buildAgentGraph>["graph"];
+  private readonly checkpointer: ReturnType<typeof buildAgentGraph>["checkpointer"];
+  private readonly threads = new Map<string, ThreadState>();
+  private readonly role: string;
+
+  constructor(
+    readonly id: string,
+    readonly settings: LlmSettings,
+    actionSchema: z.ZodDiscriminatedUnion,
+    options: LlmAgentOptions = {},
+  ) {
+    this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events);
+    const tools = settings.answerMode === "tools" ? toolsFromActions(actionSchema) : undefined;
+    this.role = options.role ?? "agent";
+    const built = buildAgentGraph(
+      (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
+      tools,
+    );
+    this.graph = built.graph;
+    this.checkpointer = built.checkpointer;
+  }
+
+  private threadId(ctx: AgentContext): string {
+    return `${ctx.trialKey}|${this.role}`;
+  }
+
+  async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
+    const threadId = this.threadId(ctx);
+    const thread = this.threads.get(threadId) ?? { seen: 0, pendingToolCall: null };
+    this.threads.set(threadId, thread);
+    const incoming: BaseMessage[] = [];
+    for (const m of observation.messages.slice(thread.seen)) {
+      // The environment's echo of what this agent said: the thread already holds the real message.
+      if (m.role === "assistant") continue;
+      if (m.role === "system") incoming.push(new SystemMessage(m.content));
+      else if (thread.pendingToolCall) {
+        incoming.push(new ToolMessage({ tool_call_id: thread.pendingToolCall, content: m.content }));
+        thread.pendingToolCall = null;
+      } else incoming.push(new HumanMessage(m.content));
+    }
+    thread.seen = observation.messages.length;
+
+    const state = await this.graph.invoke(
+      { messages: incoming },
+      { configurable: { thread_id: threadId, replicate: ctx.replicate }, signal: ctx.signal },
+    );
+    const last = state.messages.at(-1) as { tool_calls?: { id?: string }[] } | undefined;
+    thread.pendingToolCall = last?.tool_calls?.[0]?.id ?? null;
+    return { action: state.action ?? { type: "reply", text: "" }, usage: state.usage };
+  }
+
+  async endEpisode(ctx: AgentContext): Promise<void> {
+    const threadId = this.threadId(ctx);
+    this.threads.delete(threadId);
+    await this.checkpointer.deleteThread(threadId);
+  }
+}

@@ -1,0 +1,236 @@
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { ChatOpenAI } from "@langchain/openai";
+import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
+import { createRng, type Rng } from "../../random/index.ts";
+import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
+import {
+  backoffMs,
+  CircuitBreaker,
+  classifyError,
+  RateLimiter,
+  type RetryPolicy,
+  Semaphore,
+  sleep,
+} from "./resilience.ts";
+import { redact } from "./secrets.ts";
+import type { LlmSettings } from "./settings.ts";
+import type { ActionTool } from "./tools.ts";
+
+/** What happened at the wire: for live views and tests (counts, not contents). */
+export interface CallEvents {
+  onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
+  onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
+}
+
+/**
+ * One model endpoint as the whole process shares it: the concurrency cap, the rate limiter and the
+ * circuit breaker hold for every agent that talks to this model at this URL.
+ */
+class Endpoint {
+  readonly semaphore: Semaphore;
+  readonly limiter: RateLimiter;
+  readonly breaker: CircuitBreaker;
+  readonly inflight = new Map<string, Promise<CachedResponse>>();
+
+  constructor(s: LlmSettings, events: CallEvents) {
+    this.semaphore = new Semaphore(s.concurrency);
+    this.limiter = new RateLimiter(s.requestsPerMinute, s.tokensPerMinute);
+    this.breaker = new CircuitBreaker(s.breakerThreshold, s.breakerCooldownMs, (reason, untilMs) =>
+      events.onBreakerOpen?.({ model: s.model, reason, untilMs }),
+    );
+  }
+}
+
+const endpoints = new Map<string, Endpoint>();
+
+function endpointFor(s: LlmSettings, events: CallEvents): Endpoint {
+  const id = `${s.baseURL}|${s.model}`;
+  let e = endpoints.get(id);
+  if (!e) {
+    e = new Endpoint(s, events);
+    endpoints.set(id, e);
+  }
+  return e;
+}
+
+/** A message as it enters the cache key: role, text, tool calls (names and arguments, not ids). */
+function wireMessage(m: BaseMessage): Record<string, unknown> {
+  const ai = m as AIMessage;
+  return {
+    role: m.getType(),
+    content: m.content,
+    toolCalls: ai.tool_calls?.map((c) => ({ name: c.name, args: c.args })) ?? [],
+  };
+}
+
+export function toAIMessage(r: CachedResponse): AIMessage {
+  return new AIMessage({
+    content: r.content,
+    tool_calls: r.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      args: c.args,
+      type: "tool_call" as const,
+    })),
+  });
+}
+
+export interface CallResult {
+  message: AIMessage;
+  usage: Usage;
+}
+
+/**
+ * Calls one model with caching, de-duplication of identical concurrent requests, rate limiting,
+ * retries and the circuit breaker. Only successes are cached; a call that exhausts its retries
+ * throws an Error whose message is key-free, which the environment records as a non-response.
+ */
+export class ModelCaller {
+  private readonly chat: ChatOpenAI;
+  private readonly endpoint: Endpoint;
+  private readonly jitter: Rng;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    readonly settings: LlmSettings,
+    apiKey: string | undefined,
+    private readonly cache: ResponseCache | undefined,
+    private readonly events: CallEvents = {},
+  ) {
+    this.chat = new ChatOpenAI({
+      model: settings.model,
+      apiKey: apiKey ?? "not-needed",
+      configuration: { baseURL: settings.baseURL },
+      temperature: settings.temperature,
+      topP: settings.topP,
+      maxTokens: settings.maxTokens,
+      timeout: settings.timeoutMs,
+      // Retries are ours (they honour retry-after and feed the circuit breaker), not the SDK's.
+      maxRetries: 0,
+      useResponsesApi: false,
+      ...(settings.reasoningEffort ? { reasoning: { effort: settings.reasoningEffort } } : {}),
+    });
+    this.endpoint = endpointFor(settings, events);
+    this.jitter = createRng(`jitter|${settings.model}`);
+    this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
+  }
+
+  async call(
+    messages: BaseMessage[],
+    tools: ActionTool[] | undefined,
+    replicate: number,
+    signal?: AbortSignal,
+  ): Promise<CallResult> {
+    const s = this.settings;
+    const seed = s.seed === undefined ? undefined : s.seed + replicate;
+    const key = cacheKey({
+      baseURL: s.baseURL,
+      model: s.model,
+      messages: messages.map(wireMessage),
+      tools: tools ?? null,
+      toolChoice: tools ? "auto" : null,
+      params: {
+        temperature: s.temperature ?? null,
+        topP: s.topP ?? null,
+        maxTokens: s.maxTokens ?? null,
+        seed: seed ?? null,
+        reasoningEffort: s.reasoningEffort ?? null,
+      },
+      replicate,
+    });
+    if (s.useCache && this.cache) {
+      const hit = this.cache.get(key);
+      if (hit) return { message: toAIMessage(hit), usage: { ...this.usageOf(hit, 0), cacheHits: 1 } };
+    }
+    // Identical requests in flight at once (same task, agent and replicate) make one HTTP call.
+    const pending = this.endpoint.inflight.get(key);
+    if (pending) {
+      const r = await pending;
+      return { message: toAIMessage(r), usage: { ...this.usageOf(r, 0), cacheHits: 1 } };
+    }
+    const started = Date.now();
+    let attempts = 0;
+    const request = (async () => {
+      const { response, calls } = await this.withRetries(messages, tools, seed, signal);
+      attempts = calls;
+      if (s.useCache && this.cache) this.cache.put(key, s.model, response);
+      return response;
+    })();
+    this.endpoint.inflight.set(key, request);
+    try {
+      const response = await request;
+      return {
+        message: toAIMessage(response),
+        usage: { ...this.usageOf(response, Date.now() - started), calls: attempts },
+      };
+    } finally {
+      this.endpoint.inflight.delete(key);
+    }
+  }
+
+  private usageOf(r: CachedResponse, latencyMs: number): Usage {
+    return {
+      ...emptyUsage(),
+      inputTokens: r.usage.inputTokens,
+      outputTokens: r.usage.outputTokens,
+      reasoningTokens: r.usage.reasoningTokens,
+      latencyMs,
+    };
+  }
+
+  private async withRetries(
+    messages: BaseMessage[],
+    tools: ActionTool[] | undefined,
+    seed: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: CachedResponse; calls: number }> {
+    const { breaker, semaphore, limiter } = this.endpoint;
+    const estimate =
+      Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) + (this.settings.maxTokens ?? 256);
+    for (let attempt = 0; ; attempt++) {
+      await breaker.waitUntilClosed(signal);
+      const release = await semaphore.acquire();
+      try {
+        await limiter.take(estimate, signal);
+        const ai = await this.chat.invoke(messages, {
+          signal,
+          ...(seed === undefined ? {} : { seed }),
+          ...(tools ? { tools, tool_choice: "auto" as const } : {}),
+        });
+        breaker.success();
+        return { response: fromAIMessage(ai), calls: attempt + 1 };
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        const c = classifyError(err);
+        const reason = redact(c.summary);
+        breaker.failure(reason);
+        if (!c.retryable || attempt >= this.retry.maxRetries) {
+          throw new Error(
+            `${this.settings.model}: ${reason} (after ${attempt + 1} attempt${attempt === 0 ? "" : "s"})`,
+          );
+        }
+        const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
+        this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
+        release();
+        await sleep(delayMs, signal);
+      } finally {
+        release();
+      }
+    }
+  }
+}
+
+export function fromAIMessage(ai: AIMessage): CachedResponse {
+  const content = typeof ai.content === "string" ? ai.content : JSON.stringify(ai.content);
+  const meta = ai.usage_metadata;
+  return {
+    content,
+    toolCalls: (ai.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+    usage: {
+      inputTokens: meta?.input_tokens ?? 0,
+      outputTokens: meta?.output_tokens ?? 0,
+      reasoningTokens: meta?.output_token_details?.reasoning ?? 0,
+    },
+    finishReason: (ai.response_metadata?.finish_reason as string | undefined) ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/**
+ * How an LLM agent talks to its model. The identity fields (what can change an answer) enter trial
+ * keys and the response cache key; the operational ones (timeouts, retries, rate limits) do not.
+ */
+export const LlmSettingsSchema = z.object({
+  model: z.string().min(1),
+  /** OpenAI-compatible endpoint; the OpenAI API when absent. */
+  baseURL: z.string().url().default("https://api.openai.com/v1"),
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  /** Base sampling seed, sent with every call (plus the replicate index, so replicates differ). */
+  seed: z.number().int().optional(),
+  reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  /** `tools`: the environment's actions as function tools; `text`: the paper's plain-text protocol. */
+  answerMode: z.enum(["tools", "text"]).default("text"),
+  timeoutMs: z.number().int().positive().default(60_000),
+  maxRetries: z.number().int().nonnegative().default(5),
+  requestsPerMinute: z.number().positive().default(Number.POSITIVE_INFINITY),
+  tokensPerMinute: z.number().positive().default(Number.POSITIVE_INFINITY),
+  /** Requests in flight to this model at once, across every agent that uses it. */
+  concurrency: z.number().int().positive().default(16),
+  /** Consecutive failures that pause the model, and for how long. */
+  breakerThreshold: z.number().int().positive().default(8),
+  breakerCooldownMs: z.number().int().nonnegative().default(30_000),
+  useCache: z.boolean().default(true),
+});
+export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
+export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;
+
+/** What an answer depends on: the part of the settings that enters keys. */
+export function llmIdentity(s: LlmSettings): Record<string, unknown> {
+  return {
+    kind: "openai",
+    model: s.model,
+    baseURL: s.baseURL,
+    temperature: s.temperature ?? null,
+    topP: s.topP ?? null,
+    maxTokens: s.maxTokens ?? null,
+    seed: s.seed ?? null,
+    reasoningEffort: s.reasoningEffort ?? null,
+    answerMode: s.answerMode,
+  };
+}
