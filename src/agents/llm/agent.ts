@@ -2,7 +2,7 @@ import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@lan
 import type { z } from "zod";
 import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
-import { type CallEvents, ModelCaller } from "./caller.ts";
+import { type CallEvents, type ChatInvoker, ModelCaller } from "./caller.ts";
 import { buildAgentGraph } from "./graph.ts";
 import type { LlmSettings } from "./settings.ts";
 import { toolsFromActions } from "./tools.ts";
@@ -20,6 +20,8 @@ export interface LlmAgentOptions {
   events?: CallEvents;
   /** The role this agent plays, part of its thread ids (a buyer and a seller never share one). */
   role?: string;
+  /** A chat model to use instead of ChatOpenAI (fakeModel() in unit tests). */
+  chat?: ChatInvoker;
 }
 
 /**
@@ -41,7 +43,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     actionSchema: z.ZodDiscriminatedUnion,
     options: LlmAgentOptions = {},
   ) {
-    this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events);
+    this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events, options.chat);
     const tools = settings.answerMode === "tools" ? toolsFromActions(actionSchema) : undefined;
     this.role = options.role ?? "agent";
     const built = buildAgentGraph(

@@ -75,6 +75,11 @@ export function toAIMessage(r: CachedResponse): AIMessage {
   });
 }
 
+/** The one method of a LangChain chat model the caller uses (ChatOpenAI, or fakeModel() in tests). */
+export interface ChatInvoker {
+  invoke(messages: BaseMessage[], options?: Record<string, unknown>): Promise<AIMessage | BaseMessage>;
+}
+
 export interface CallResult {
   message: AIMessage;
   usage: Usage;
@@ -86,7 +91,7 @@ export interface CallResult {
  * throws an Error whose message is key-free, which the environment records as a non-response.
  */
 export class ModelCaller {
-  private readonly chat: ChatOpenAI;
+  private readonly chat: ChatInvoker;
   private readonly endpoint: Endpoint;
   private readonly jitter: Rng;
   private readonly retry: RetryPolicy;
@@ -96,8 +101,17 @@ export class ModelCaller {
     apiKey: string | undefined,
     private readonly cache: ResponseCache | undefined,
     private readonly events: CallEvents = {},
+    chat?: ChatInvoker,
   ) {
-    this.chat = new ChatOpenAI({
+    this.chat = chat ?? this.openAI(apiKey);
+    this.endpoint = endpointFor(settings, events);
+    this.jitter = createRng(`jitter|${settings.model}`);
+    this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
+  }
+
+  private openAI(apiKey: string | undefined): ChatInvoker {
+    const settings = this.settings;
+    return new ChatOpenAI({
       model: settings.model,
       apiKey: apiKey ?? "not-needed",
       configuration: { baseURL: settings.baseURL },
@@ -109,10 +123,7 @@ export class ModelCaller {
       maxRetries: 0,
       useResponsesApi: false,
       ...(settings.reasoningEffort ? { reasoning: { effort: settings.reasoningEffort } } : {}),
-    });
-    this.endpoint = endpointFor(settings, events);
-    this.jitter = createRng(`jitter|${settings.model}`);
-    this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
+    }) as unknown as ChatInvoker;
   }
 
   async call(
@@ -198,7 +209,7 @@ export class ModelCaller {
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
         });
         breaker.success();
-        return { response: fromAIMessage(ai), calls: attempt + 1 };
+        return { response: fromAIMessage(ai as AIMessage), calls: attempt + 1 };
       } catch (err) {
         if (signal?.aborted) throw err;
         const c = classifyError(err);

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import {
+  backoffMs,
+  CircuitBreaker,
+  classifyError,
+  RateLimiter,
+  Semaphore,
+  sleep,
+} from "../../../src/agents/llm/index.ts";
+import { createRng } from "../../../src/random/index.ts";
+
+describe("Semaphore", () => {
+  it("never lets more than its limit hold at once, and serves waiters in order", async () => {
+    const sem = new Semaphore(3);
+    let active = 0;
+    let peak = 0;
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const release = await sem.acquire();
+        active++;
+        peak = Math.max(peak, active);
+        order.push(i);
+        await sleep(2);
+        active--;
+        release();
+        release(); // a double release must not free a second slot
+      }),
+    );
+    expect(peak).toBe(3);
+    expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});
+
+describe("RateLimiter", () => {
+  it("lets a full bucket through, then asks to wait in proportion to the deficit", () => {
+    const rl = new RateLimiter(60, Number.POSITIVE_INFINITY); // one request per second
+    for (let i = 0; i < 60; i++) expect(rl.delayFor(1)).toBe(0), void rl.take(1);
+    const wait = rl.delayFor(1);
+    expect(wait).toBeGreaterThan(900);
+    expect(wait).toBeLessThanOrEqual(1000);
+    const tokens = new RateLimiter(Number.POSITIVE_INFINITY, 6000); // 100 tokens per second
+    void tokens.take(6000);
+    expect(tokens.delayFor(500)).toBeGreaterThan(4900);
+  });
+});
+
+describe("retry policy", () => {
+  it("honours retry-after and otherwise backs off exponentially with jitter within caps", () => {
+    const rng = createRng(1);
+    const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 2000 };
+    expect(backoffMs(0, policy, rng, 3)).toBe(2000); // capped retry-after
+    expect(backoffMs(0, policy, rng, 1)).toBe(1000);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const cap = Math.min(2000, 100 * 2 ** attempt);
+      const d = backoffMs(attempt, policy, rng);
+      expect(d).toBeGreaterThanOrEqual(cap / 2);
+      expect(d).toBeLessThanOrEqual(cap);
+    }
+  });
+
+  it("classifies rate limits, server errors, timeouts and broken JSON as retryable, 4xx as final", () => {
+    const headers = new Headers({ "retry-after": "7" });
+    expect(classifyError({ status: 429, headers, message: "slow down" })).toEqual({
+      retryable: true,
+      retryAfterSeconds: 7,
+      summary: "HTTP 429: slow down",
+    });
+    expect(classifyError({ status: 503, message: "x" }).retryable).toBe(true);
+    expect(classifyError({ status: 400, message: "bad" }).retryable).toBe(false);
+    expect(classifyError({ status: 401, message: "no key" }).retryable).toBe(false);
+    expect(
+      classifyError(Object.assign(new Error("Request timed out."), { name: "APIConnectionTimeoutError" }))
+        .retryable,
+    ).toBe(true);
+    expect(classifyError(new SyntaxError("Unexpected token } in JSON at position 3")).retryable).toBe(true);
+    expect(classifyError(new TypeError("cannot read x of undefined")).retryable).toBe(false);
+  });
+});
+
+describe("CircuitBreaker", () => {
+  it("opens after the threshold of consecutive failures, says why, and closes after the cooldown", async () => {
+    const opened: string[] = [];
+    const b = new CircuitBreaker(3, 50, (reason) => opened.push(reason));
+    b.failure("HTTP 500");
+    b.failure("HTTP 500");
+    b.success(); // resets the count
+    b.failure("HTTP 500");
+    b.failure("HTTP 500");
+    expect(b.isOpen).toBe(false);
+    b.failure("HTTP 503: down");
+    expect(b.isOpen).toBe(true);
+    expect(opened).toEqual(["3 consecutive failures, last: HTTP 503: down"]);
+    const t0 = Date.now();
+    await b.waitUntilClosed();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(40);
+    expect(b.isOpen).toBe(false);
+  });
+});
