@@ -4,6 +4,7 @@ import { registerCache } from "./commands/cache.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
+import { registerServeSim } from "./commands/serve-sim.ts";
 import { consoleOutput, type Output } from "./output.ts";
 
 /** Exit codes: 0 ok, 1 failure (a bug or an outside fault), 2 bad usage or bad input. */
@@ -20,6 +21,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerRuns(program, out);
   registerExport(program, out);
   registerCache(program, out);
+  registerServeSim(program, out);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError("(add --help for usage)");
   return program;
 }

@@ -133,7 +133,9 @@ export class ModelCaller {
     signal?: AbortSignal,
   ): Promise<CallResult> {
     const s = this.settings;
-    const seed = s.seed === undefined ? undefined : s.seed + replicate;
+    // Every call carries a seed, offset by the replicate: replicates are independent samples even
+    // from a server that is deterministic per request (serve-sim, or a model at temperature 0).
+    const seed = (s.seed ?? 0) + replicate;
     const key = cacheKey({
       baseURL: s.baseURL,
       model: s.model,
@@ -192,7 +194,7 @@ export class ModelCaller {
   private async withRetries(
     messages: BaseMessage[],
     tools: ActionTool[] | undefined,
-    seed: number | undefined,
+    seed: number,
     signal: AbortSignal | undefined,
   ): Promise<{ response: CachedResponse; calls: number }> {
     const { breaker, semaphore, limiter } = this.endpoint;
@@ -205,7 +207,7 @@ export class ModelCaller {
         await limiter.take(estimate, signal);
         const ai = await this.chat.invoke(messages, {
           signal,
-          ...(seed === undefined ? {} : { seed }),
+          seed,
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
         });
         breaker.success();

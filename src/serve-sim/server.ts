@@ -1,0 +1,257 @@
+/**
+ * `startSimServer`: an OpenAI-compatible HTTP server (node:http, keep-alive) whose models are
+ * bazaar's simulated shoppers. Per request it does only what a model server must: read the body,
+ * parse it, make one decision, write one JSON answer. Latency and held (timed-out) requests use
+ * timers, never CPU, so thousands of requests can wait at once.
+ *
+ *   GET  /v1/models              the served models (`sim-<preset>`), OpenAI list format
+ *   GET  /v1/models/<id>         one of them, or 404
+ *   POST /v1/chat/completions    a text reply or a `choose` tool call, OpenAI wire format
+ *   GET  /_sim/stats             the SimStats counters as JSON
+ *
+ * The Authorization header is accepted and ignored; nothing is logged.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { SimModels } from "./decide.ts";
+import { type Fault, FaultStream } from "./faults.ts";
+import { isProblem, type RequestProblem, readChatRequest } from "./request.ts";
+import {
+  NO_FAULTS,
+  SIM_OUTCOMES,
+  type SimOutcome,
+  type SimServer,
+  type SimServerOptions,
+  type SimStats,
+} from "./types.ts";
+import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS } from "./wire.ts";
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+function problem(status: number, message: string, type: string, code: string | null): RequestProblem {
+  return { status, message, type, code, param: null };
+}
+
+function formatHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!(value >= 0) || !Number.isFinite(value))
+    throw new RangeError(`serve-sim: ${name} must be ≥ 0, got ${value}`);
+  return value;
+}
+
+export async function startSimServer(options: SimServerOptions = {}): Promise<SimServer> {
+  const host = options.host ?? "127.0.0.1";
+  const latencyMs = nonNegative("latencyMs", options.latencyMs ?? 0);
+  const timeoutMs = nonNegative("timeoutMs", options.timeoutMs ?? 30_000);
+  const retryAfter = String(nonNegative("retryAfterSeconds", options.retryAfterSeconds ?? 1));
+  const seed = String(options.seed ?? 0);
+  const faults = new FaultStream({ ...NO_FAULTS, ...options.faults }, seed);
+  const models = new SimModels(seed);
+  const started = Math.floor(Date.now() / 1000);
+  const modelsBody = modelList(models.names, started);
+
+  const counts: SimStats = {
+    requests: 0,
+    byModel: Object.fromEntries(models.names.map((m) => [m, 0])),
+    byOutcome: Object.fromEntries(SIM_OUTCOMES.map((o) => [o, 0])) as Record<SimOutcome, number>,
+    inFlight: 0,
+    maxInFlight: 0,
+  };
+  let completions = 0;
+  // Latency and hang timers still running; cleared on close so nothing outlives the server.
+  const timers = new Set<NodeJS.Timeout>();
+
+  function later(res: http.ServerResponse, ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+    res.once("close", () => {
+      clearTimeout(t);
+      timers.delete(t);
+    });
+  }
+
+  function write(
+    res: http.ServerResponse,
+    status: number,
+    body: string,
+    headers?: Record<string, string>,
+  ): void {
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
+    res.end(body);
+  }
+
+  function send(
+    res: http.ServerResponse,
+    status: number,
+    body: string,
+    headers?: Record<string, string>,
+  ): void {
+    if (latencyMs > 0) later(res, latencyMs, () => write(res, status, body, headers));
+    else write(res, status, body, headers);
+  }
+
+  function refuse(res: http.ServerResponse, p: RequestProblem): void {
+    counts.byOutcome["bad-request"]++;
+    send(res, p.status, errorBody(p));
+  }
+
+  async function complete(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    text: string,
+    fault: Fault | null,
+  ) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      const why = err instanceof Error ? `: ${err.message}` : "";
+      return refuse(
+        res,
+        problem(400, `could not parse the request body as JSON${why}`, "invalid_request_error", null),
+      );
+    }
+    const request = readChatRequest(body);
+    if (isProblem(request)) return refuse(res, request);
+    if (!models.has(request.model)) {
+      const message = `The model '${request.model}' does not exist on serve-sim. Valid models: ${models.names.join(", ")}`;
+      return refuse(res, {
+        ...problem(404, message, "invalid_request_error", "model_not_found"),
+        param: "model",
+      });
+    }
+    counts.byModel[request.model] = (counts.byModel[request.model] ?? 0) + 1;
+    if (fault === "429") {
+      counts.byOutcome["429"]++;
+      const message = `Rate limit reached for ${request.model} (simulated by serve-sim). Please try again in ${retryAfter}s.`;
+      return send(res, 429, errorBody(problem(429, message, "requests", "rate_limit_exceeded")), {
+        "retry-after": retryAfter,
+      });
+    }
+    if (fault === "500") {
+      counts.byOutcome["500"]++;
+      const message = "The server had an error while processing your request (simulated by serve-sim).";
+      return send(res, 500, errorBody(problem(500, message, "server_error", "server_error")));
+    }
+    if (fault === "timeout") {
+      counts.byOutcome.timeout++;
+      return later(res, timeoutMs, () => req.socket.destroy());
+    }
+    const decision = await models.decide(request);
+    const offFormat =
+      fault === "off-format"
+        ? (OFF_FORMAT_TEXTS[
+            Number.parseInt(decision.digest.slice(0, 8), 16) % OFF_FORMAT_TEXTS.length
+          ] as string)
+        : null;
+    let out = completionBody({
+      id: `chatcmpl-sim${++completions}`,
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      decision,
+      toolMode: request.toolMode,
+      toolChars: request.toolChars,
+      offFormat,
+    });
+    // A strict prefix of a JSON object is never valid JSON.
+    if (fault === "malformed") out = out.slice(0, Math.floor(out.length / 2));
+    counts.byOutcome[fault ?? "ok"]++;
+    send(res, 200, out);
+  }
+
+  function onCompletion(req: http.IncomingMessage, res: http.ServerResponse): void {
+    counts.requests++;
+    counts.inFlight++;
+    if (counts.inFlight > counts.maxInFlight) counts.maxInFlight = counts.inFlight;
+    res.once("close", () => {
+      counts.inFlight--;
+    });
+    const fault = faults.next();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("error", () => res.destroy());
+    req.on("end", () => {
+      if (size > MAX_BODY_BYTES) {
+        return refuse(
+          res,
+          problem(413, `request body over ${MAX_BODY_BYTES} bytes`, "invalid_request_error", null),
+        );
+      }
+      const text =
+        chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
+      complete(req, res, text, fault).catch((err: unknown) => {
+        counts.byOutcome["500"]++;
+        const message = `serve-sim failed: ${err instanceof Error ? err.message : String(err)}`;
+        send(res, 500, errorBody(problem(500, message, "server_error", "server_error")));
+      });
+    });
+  }
+
+  function onRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    if (req.method === "POST" && path === "/v1/chat/completions") return onCompletion(req, res);
+    req.resume(); // drain any body so the connection can be reused
+    if (req.method === "GET" && path === "/v1/models") return send(res, 200, modelsBody);
+    if (req.method === "GET" && path.startsWith("/v1/models/")) {
+      const id = decodeURIComponent(path.slice("/v1/models/".length));
+      if (models.has(id))
+        return send(
+          res,
+          200,
+          JSON.stringify({ id, object: "model", created: started, owned_by: "bazaar-serve-sim" }),
+        );
+      const message = `The model '${id}' does not exist on serve-sim. Valid models: ${models.names.join(", ")}`;
+      return send(res, 404, errorBody(problem(404, message, "invalid_request_error", "model_not_found")));
+    }
+    if (req.method === "GET" && path === "/_sim/stats") return write(res, 200, JSON.stringify(snapshot()));
+    const message = `serve-sim has no endpoint ${req.method ?? "?"} ${path}`;
+    send(res, 404, errorBody(problem(404, message, "invalid_request_error", "unknown_url")));
+  }
+
+  function snapshot(): SimStats {
+    return { ...counts, byModel: { ...counts.byModel }, byOutcome: { ...counts.byOutcome } };
+  }
+
+  const server = http.createServer({ keepAlive: true, noDelay: true }, onRequest);
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port: options.port ?? 0, host, backlog: 1024 }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${formatHost(host)}:${port}/v1`,
+    port,
+    models: [...models.names],
+    stats: snapshot,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

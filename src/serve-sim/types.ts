@@ -1,0 +1,80 @@
+/**
+ * Public types of the simulated model server: its options, its counters, and the handle a caller
+ * gets back. The wire shapes (OpenAI chat completions) live in `request.ts` and `wire.ts`.
+ */
+
+/** Injected failure probabilities per chat-completion request; together they must not exceed 1. */
+export interface SimFaults {
+  /** Answer 429 with a `retry-after` header. */
+  rate429: number;
+  /** Answer 500 with an OpenAI-style server error. */
+  rate500: number;
+  /** Hold the request `timeoutMs`, then destroy the socket without answering. */
+  rateTimeout: number;
+  /** Answer 200 with a truncated (unparseable) JSON body. */
+  rateMalformedJson: number;
+  /** Answer 200 with a plausible reply that names no option (no tool call either). */
+  rateOffFormat: number;
+}
+
+export const NO_FAULTS: SimFaults = {
+  rate429: 0,
+  rate500: 0,
+  rateTimeout: 0,
+  rateMalformedJson: 0,
+  rateOffFormat: 0,
+};
+
+export interface SimServerOptions {
+  /** 0 (the default) picks a free ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Added before every response (setTimeout, so it costs no CPU). Default 0. */
+  latencyMs?: number;
+  faults?: Partial<SimFaults>;
+  /** How long a simulated timeout holds the request before destroying the socket. Default 30,000. */
+  timeoutMs?: number;
+  /** Sent as `retry-after` (seconds) with every injected 429. Default 1. */
+  retryAfterSeconds?: number;
+  /**
+   * Seeds the fault stream and is mixed into every decision: two servers with the same seed give the
+   * same answers to the same requests, like two replicas of one model snapshot. Default 0.
+   */
+  seed?: number | string;
+}
+
+/** How a chat-completion request ended. `bad-request` is a 400/404 the request itself earned. */
+export const SIM_OUTCOMES = [
+  "ok",
+  "429",
+  "500",
+  "timeout",
+  "malformed",
+  "off-format",
+  "bad-request",
+] as const;
+export type SimOutcome = (typeof SIM_OUTCOMES)[number];
+
+export interface SimStats {
+  /** Chat-completion requests received (other endpoints are not counted). */
+  requests: number;
+  /** Valid requests per model (`sim-steep`, …); refused requests count only as `bad-request`. */
+  byModel: Record<string, number>;
+  byOutcome: Record<SimOutcome, number>;
+  /** Chat-completion requests being handled right now, and the most at once since the start. */
+  inFlight: number;
+  maxInFlight: number;
+}
+
+export interface SimServer {
+  /** The OpenAI base URL, ending in `/v1`, e.g. `http://127.0.0.1:8089/v1`. */
+  url: string;
+  port: number;
+  /** The model names served, `sim-<preset>` for every catalog-choice preset. */
+  models: string[];
+  /** Stops listening, drops held and idle connections; resolves when the server is closed. */
+  close(): Promise<void>;
+  /** A snapshot of the counters. */
+  stats(): SimStats;
+}

@@ -1,0 +1,126 @@
+/**
+ * The OpenAI wire format the server writes: chat completions (text or a `choose` tool call), the
+ * model list and error bodies. Token counts are estimates, ceil(characters / 4), enough for usage
+ * accounting and rate limiters to have something realistic to count.
+ */
+import type { Decision, SimReply } from "./decide.ts";
+import { CHOOSE_TOOL, type RequestProblem } from "./request.ts";
+
+/** Plausible answers that name no option: what an injected off-format fault says instead. */
+export const OFF_FORMAT_TEXTS = [
+  "Both hotels look like solid choices; it really depends on whether you care more about price or location.",
+  "I'd go with the one that has the better guest rating, since reviews matter most for a single night.",
+  "Based on the details provided, the more affordable hotel seems like the sensible pick.",
+  "Happy to help! Could you tell me a bit more about your budget and what matters most to you?",
+];
+
+export function tokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+export function errorBody(p: RequestProblem): string {
+  return JSON.stringify({ error: { message: p.message, type: p.type, param: p.param, code: p.code } });
+}
+
+export function modelList(names: readonly string[], created: number): string {
+  return JSON.stringify({
+    object: "list",
+    data: names.map((id) => ({ id, object: "model", created, owned_by: "bazaar-serve-sim" })),
+  });
+}
+
+/** One reasoning sentence and the final answer line the `cot` prompt asks for. */
+function chainOfThoughtText(letter: string): string {
+  return (
+    `Weighing price, guest rating and amenities, Option ${letter} offers the best overall value for one night.\n` +
+    `Answer: ${letter}`
+  );
+}
+
+interface WireChoice {
+  index: number;
+  message: { role: "assistant"; content: string | null; tool_calls?: unknown[]; refusal: null };
+  logprobs: null;
+  finish_reason: "stop" | "tool_calls";
+}
+
+function choiceFor(
+  reply: SimReply,
+  index: number,
+  decision: Decision,
+  toolMode: boolean,
+): { choice: WireChoice; chars: number } {
+  if (reply.kind === "letter" && toolMode) {
+    const args = JSON.stringify({ option: reply.letter });
+    const call = {
+      id: `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`,
+      type: "function",
+      function: { name: CHOOSE_TOOL, arguments: args },
+    };
+    return {
+      choice: {
+        index,
+        message: { role: "assistant", content: null, tool_calls: [call], refusal: null },
+        logprobs: null,
+        finish_reason: "tool_calls",
+      },
+      chars: CHOOSE_TOOL.length + args.length,
+    };
+  }
+  const content =
+    reply.kind === "text"
+      ? reply.text
+      : decision.chainOfThought
+        ? chainOfThoughtText(reply.letter)
+        : reply.letter;
+  return {
+    choice: {
+      index,
+      message: { role: "assistant", content, refusal: null },
+      logprobs: null,
+      finish_reason: "stop",
+    },
+    chars: content.length,
+  };
+}
+
+export interface CompletionInput {
+  id: string;
+  model: string;
+  created: number;
+  decision: Decision;
+  toolMode: boolean;
+  toolChars: number;
+  /** Injected off-format fault: every choice says this instead of choosing. */
+  offFormat: string | null;
+}
+
+export function completionBody(c: CompletionInput): string {
+  const choices: WireChoice[] = new Array(c.decision.replies.length);
+  let completionChars = 0;
+  c.decision.replies.forEach((reply, i) => {
+    const r = choiceFor(
+      c.offFormat === null ? reply : { kind: "text", text: c.offFormat },
+      i,
+      c.decision,
+      c.toolMode,
+    );
+    choices[i] = r.choice;
+    completionChars += r.chars;
+  });
+  const promptTokens = tokens(c.decision.promptChars + c.toolChars);
+  const completionTokens = tokens(completionChars);
+  return JSON.stringify({
+    id: c.id,
+    object: "chat.completion",
+    created: c.created,
+    model: c.model,
+    choices,
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+    system_fingerprint: "fp_bazaar_sim",
+  });
+}
