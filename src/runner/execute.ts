@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { runEpisode } from "../environments/kernel/episode.ts";
 import { createRng } from "../random/index.ts";
 import type { SqliteStore, StoredTrial } from "../store/index.ts";
@@ -45,6 +46,8 @@ export async function executeRun(
   opts: ExecuteOptions,
 ): Promise<RunResult> {
   const started = Date.now();
+  // Every trial in flight listens to the one run signal (LLM calls abort on it): no listener cap.
+  if (opts.signal) setMaxListeners(0, opts.signal);
   const target = Math.min(plan.total, opts.limit ?? plan.total);
   store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total }, plan.tasks);
   const done = store.doneSeqs(plan.runId, plan.total);

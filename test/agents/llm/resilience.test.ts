@@ -35,7 +35,10 @@ describe("Semaphore", () => {
 describe("RateLimiter", () => {
   it("lets a full bucket through, then asks to wait in proportion to the deficit", () => {
     const rl = new RateLimiter(60, Number.POSITIVE_INFINITY); // one request per second
-    for (let i = 0; i < 60; i++) expect(rl.delayFor(1)).toBe(0), void rl.take(1);
+    for (let i = 0; i < 60; i++) {
+      expect(rl.delayFor(1)).toBe(0);
+      void rl.take(1);
+    }
     const wait = rl.delayFor(1);
     expect(wait).toBeGreaterThan(900);
     expect(wait).toBeLessThanOrEqual(1000);
