@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../errors/index.ts";
+import { registerAnalyze } from "./commands/analyze.ts";
 import { registerCache } from "./commands/cache.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
@@ -21,6 +22,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerRuns(program, out);
   registerExport(program, out);
   registerCache(program, out);
+  registerAnalyze(program, out);
   registerServeSim(program, out);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError("(add --help for usage)");
   return program;

@@ -15,10 +15,36 @@ import type { ChoiceView } from "../environments/choice/machine.ts";
 import { slotLetters } from "../environments/choice/types.ts";
 import type { Agent, Message } from "../environments/kernel/types.ts";
 import { createRng } from "../random/index.ts";
+import { SIM_PLUGINS, type SimPlugin } from "./plugins.ts";
 import { type ChatRequest, messageText, type WireMessage } from "./request.ts";
 
+/** What a plugin's model says when the conversation is not one its environment would show. */
+export const UNKNOWN_PROMPT_REPLY = "I'm sorry, I'm not sure what you would like me to do here.";
+
+async function decideWithPlugin(plugin: SimPlugin, req: ChatRequest, digest: string): Promise<Decision> {
+  const agent = plugin.models[req.model]!;
+  const texts = req.messages.map((m) => messageText(m));
+  const promptChars = texts.reduce((a, t) => a + t.length, 0);
+  const observation = plugin.observe(observedMessages(req.messages, texts));
+  const replies: SimReply[] = new Array(req.n);
+  for (let c = 0; c < req.n; c++) {
+    if (observation === null) {
+      replies[c] = { kind: "text", text: UNKNOWN_PROMPT_REPLY };
+      continue;
+    }
+    const seed = c === 0 ? digest : `${digest}/${c}`;
+    const acted = await agent.act(observation, { rng: createRng(seed), trialKey: digest, replicate: c });
+    replies[c] = plugin.reply(acted.action, observation);
+  }
+  return { digest, replies, chainOfThought: false, promptChars };
+}
+
 /** One choice of a reply: a slot letter, or text that names no option. */
-export type SimReply = { kind: "letter"; letter: string } | { kind: "text"; text: string };
+export type SimReply =
+  | { kind: "letter"; letter: string }
+  | { kind: "text"; text: string }
+  /** Another environment's action: a call to `tool` when the request lets it be called, else `text`. */
+  | { kind: "action"; tool: string; args: Record<string, unknown>; text: string };
 
 export interface Decision {
   /** Hex digest of the decision inputs; also names the tool call, so it is stable across retries. */
@@ -47,19 +73,21 @@ export class SimModels {
     for (const [preset, spec] of Object.entries(CHOICE_PRESETS)) {
       this.agents.set(MODEL_PREFIX + preset, spec.make(`sim:${preset}`));
     }
-    this.names = [...this.agents.keys()];
+    this.names = [...this.agents.keys(), ...SIM_PLUGINS.flatMap((p) => Object.keys(p.models))];
   }
 
   has(model: string): boolean {
-    return this.agents.has(model);
+    return this.agents.has(model) || SIM_PLUGINS.some((p) => model in p.models);
   }
 
   async decide(req: ChatRequest): Promise<Decision> {
-    const agent = this.agents.get(req.model);
-    if (!agent) throw new Error(`serve-sim: no model ${req.model}`);
     const digest = createHash("sha256")
       .update(JSON.stringify([this.serverSeed, req.model, req.messages, req.seed, req.temperature]))
       .digest("hex");
+    const plugin = SIM_PLUGINS.find((p) => req.model in p.models);
+    if (plugin) return decideWithPlugin(plugin, req, digest);
+    const agent = this.agents.get(req.model);
+    if (!agent) throw new Error(`serve-sim: no model ${req.model}`);
 
     let promptChars = 0;
     let cardsText: string | null = null;

@@ -1,5 +1,13 @@
-export { type Decision, MODEL_PREFIX, NO_CARDS_REPLY, SimModels, type SimReply } from "./decide.ts";
+export {
+  type Decision,
+  MODEL_PREFIX,
+  NO_CARDS_REPLY,
+  SimModels,
+  type SimReply,
+  UNKNOWN_PROMPT_REPLY,
+} from "./decide.ts";
 export { checkFaults, type Fault, FaultStream } from "./faults.ts";
+export { SIM_PLUGINS, type SimPlugin } from "./plugins.ts";
 export { CHOOSE_TOOL, type ChatRequest, readChatRequest } from "./request.ts";
 export { startSimServer } from "./server.ts";
 export {

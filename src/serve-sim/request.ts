@@ -28,6 +28,8 @@ export interface ChatRequest {
   n: number;
   /** Whether the reply should be a `choose` tool call (offered and not switched off by tool_choice). */
   toolMode: boolean;
+  /** The functions the reply may call, given `tools` and `tool_choice` (other environments' tools). */
+  callableTools: string[];
   /** Characters of tool definitions, for the prompt-token estimate. */
   toolChars: number;
 }
@@ -160,6 +162,13 @@ export function readChatRequest(body: unknown): ChatRequest | RequestProblem {
   if (isProblem(names)) return names;
   const toolMode = chooseToolMode(names, body.tool_choice);
   if (isProblem(toolMode)) return toolMode;
+  const choice = body.tool_choice as unknown;
+  const callableTools =
+    choice === "none"
+      ? []
+      : isObject(choice) && isObject(choice.function) && typeof choice.function.name === "string"
+        ? [choice.function.name]
+        : names;
   return {
     model: body.model,
     messages: body.messages as WireMessage[],
@@ -167,6 +176,7 @@ export function readChatRequest(body: unknown): ChatRequest | RequestProblem {
     temperature,
     n,
     toolMode,
+    callableTools,
     toolChars: names.length > 0 ? JSON.stringify(body.tools).length : 0,
   };
 }

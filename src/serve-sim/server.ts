@@ -158,6 +158,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       created: Math.floor(Date.now() / 1000),
       decision,
       toolMode: request.toolMode,
+      callableTools: request.callableTools,
       toolChars: request.toolChars,
       offFormat,
     });

@@ -49,7 +49,36 @@ function choiceFor(
   index: number,
   decision: Decision,
   toolMode: boolean,
+  callableTools: readonly string[],
 ): { choice: WireChoice; chars: number } {
+  if (reply.kind === "action") {
+    if (callableTools.includes(reply.tool)) {
+      const args = JSON.stringify(reply.args);
+      const call = {
+        id: `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`,
+        type: "function",
+        function: { name: reply.tool, arguments: args },
+      };
+      return {
+        choice: {
+          index,
+          message: { role: "assistant", content: null, tool_calls: [call], refusal: null },
+          logprobs: null,
+          finish_reason: "tool_calls",
+        },
+        chars: reply.tool.length + args.length,
+      };
+    }
+    return {
+      choice: {
+        index,
+        message: { role: "assistant", content: reply.text, refusal: null },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+      chars: reply.text.length,
+    };
+  }
   if (reply.kind === "letter" && toolMode) {
     const args = JSON.stringify({ option: reply.letter });
     const call = {
@@ -90,6 +119,7 @@ export interface CompletionInput {
   created: number;
   decision: Decision;
   toolMode: boolean;
+  callableTools: readonly string[];
   toolChars: number;
   /** Injected off-format fault: every choice says this instead of choosing. */
   offFormat: string | null;
@@ -104,6 +134,7 @@ export function completionBody(c: CompletionInput): string {
       i,
       c.decision,
       c.toolMode,
+      c.callableTools,
     );
     choices[i] = r.choice;
     completionChars += r.chars;
