@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, tempDir } from "../helpers/cli.ts";
+import { storedTrials } from "../helpers/store.ts";
 
 const ARGS = [
   "run",
@@ -17,20 +16,6 @@ const ARGS = [
   "--triples",
   "150",
 ];
-
-function storedTrials(dbFile: string): number {
-  if (!existsSync(dbFile)) return 0;
-  try {
-    const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare("SELECT COUNT(*) AS n FROM trials").get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 0; // not created yet
-  }
-}
 
 /** Starts the real command, waits until it has stored `atLeast` trials, then sends `signal`. */
 function interruptMidRun(cwd: string, signal: NodeJS.Signals, atLeast: number) {

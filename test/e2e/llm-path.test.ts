@@ -1,0 +1,292 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHOICE_PRESETS } from "../../src/agents/sim/index.ts";
+import { fitBinaryLogit, withIntercept } from "../../src/analysis/logit/index.ts";
+import { bedRank } from "../../src/environments/choice/attributes.ts";
+import type { ChoiceOption } from "../../src/environments/choice/types.ts";
+import { startSimServer } from "../../src/serve-sim/index.ts";
+import { BIN, runCli, tempDir } from "../helpers/cli.ts";
+import { storedTrials } from "../helpers/store.ts";
+
+type SimServer = Awaited<ReturnType<typeof startSimServer>>;
+
+interface Trial {
+  trialKey: string;
+  kind: string;
+  cluster: string;
+  options: ChoiceOption[];
+  chosenSlot: number | null;
+  nonResponse: { reason: string } | null;
+  replies: string[];
+  replicate: number;
+  taskId: string;
+  usage: { calls: number; cacheHits: number };
+}
+
+async function exported(cwd: string, runId: string): Promise<Trial[]> {
+  const r = await runCli(["export", runId], { cwd });
+  expect(r.code).toBe(0);
+  return r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Trial);
+}
+
+async function run(cwd: string, args: string[], env?: NodeJS.ProcessEnv) {
+  const r = await runCli(["run", "choice", ...args, "--json"], { cwd, env });
+  if (r.code !== 0) throw new Error(`run failed (${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as {
+    runId: string;
+    stored: number;
+    total: number;
+    ranNow: number;
+    retries: number;
+  };
+}
+
+/** The steep shopper's attributes as first − second differences: its utility is linear in these. */
+function binaryDesign(trials: Trial[]) {
+  const names = ["lnPrice", "review", "stars", "bed", "cancel", "breakfast", "reviews100"];
+  const row = (o: ChoiceOption) => [
+    Math.log(o.price),
+    o.reviewScore,
+    o.stars,
+    bedRank(o.roomType),
+    o.freeCancellation ? 1 : 0,
+    o.breakfast ? 1 : 0,
+    o.reviewCount / 100,
+  ];
+  const chains = ["Hilton", "Marriott", "Hyatt", "IHG", "Wyndham"];
+  const X: number[][] = [];
+  const y: (0 | 1)[] = [];
+  const clusters: string[] = [];
+  for (const t of trials) {
+    if (t.kind !== "binary" || t.chosenSlot === null) continue;
+    const [a, b] = [t.options[0]!, t.options[1]!];
+    const ra = row(a);
+    const rb = row(b);
+    X.push([
+      ...ra.map((v, i) => v - rb[i]!),
+      ...chains.map((c) => (a.chain === c ? 1 : 0) - (b.chain === c ? 1 : 0)),
+    ]);
+    y.push(t.chosenSlot === 0 ? 1 : 0);
+    clusters.push(t.cluster);
+  }
+  return { X: withIntercept(X), y, clusters, names: ["firstSlot", ...names, ...chains] };
+}
+
+describe("the LLM path: ChatOpenAI over HTTP against serve-sim", () => {
+  let server: SimServer;
+  beforeAll(async () => {
+    server = await startSimServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("recovers the simulated shopper's known coefficients through the real client (text mode)", async () => {
+    const cwd = tempDir();
+    const r = await run(cwd, [
+      "--agent",
+      "openai:sim-steep",
+      "--base-url",
+      server.url,
+      "--pairs",
+      "400",
+      "--triples",
+      "0",
+      "--fives",
+      "0",
+      "--concurrency",
+      "32",
+    ]);
+    expect(r.stored).toBe(3200);
+    const trials = await exported(cwd, r.runId);
+    expect(trials.filter((t) => t.nonResponse !== null)).toHaveLength(0);
+    const fit = fitBinaryLogit(binaryDesign(trials));
+    expect(fit.status).toBe("ok");
+    if (fit.status !== "ok") return;
+    const truth = CHOICE_PRESETS.steep!.params!;
+    const coef = (name: string) => fit.coefficients.find((c) => c.name === name)!;
+    // Each true value lies inside the 99.9% interval (±3.3 SE) of its estimate.
+    const within = (name: string, value: number) => {
+      const c = coef(name);
+      expect(
+        Math.abs(c.estimate - value) / c.se,
+        `${name}: ${c.estimate} ± ${c.se} vs ${value}`,
+      ).toBeLessThan(3.3);
+    };
+    within("lnPrice", truth.betaPrice);
+    within("review", truth.betaReview);
+    within("stars", truth.betaStars);
+    within("cancel", truth.betaCancellation);
+    within("firstSlot", 0);
+    expect(coef("lnPrice").se).toBeLessThan(0.8);
+  });
+
+  it("tools mode: the model answers with the environment's tool and every trial is answered", async () => {
+    const cwd = tempDir();
+    const r = await run(cwd, [
+      "--agent",
+      "openai:sim-quality",
+      "--base-url",
+      server.url,
+      "--answer-mode",
+      "tools",
+      "--limit",
+      "300",
+    ]);
+    expect(r.stored).toBe(300);
+    const trials = await exported(cwd, r.runId);
+    expect(trials.every((t) => t.chosenSlot !== null && /^choose\([A-E]\)$/.test(t.replies[0]!))).toBe(true);
+  });
+
+  it("a second identical run makes zero HTTP calls; replicates at temperature > 0 are distinct requests", async () => {
+    const cwd = tempDir();
+    const base = ["--agent", "openai:sim-steep", "--base-url", server.url, "--limit", "120"];
+    const before = server.stats().requests;
+    await run(cwd, [...base, "--temperature", "0.7", "--replicates", "3", "--limit", "360"]);
+    const afterFirst = server.stats().requests;
+    expect(afterFirst - before).toBe(360); // 120 tasks × 3 replicates, no request collapsed
+    // Same requests under another run identity (--max-reasks does not change what is sent).
+    const again = await run(cwd, [
+      ...base,
+      "--temperature",
+      "0.7",
+      "--replicates",
+      "3",
+      "--limit",
+      "360",
+      "--max-reasks",
+      "1",
+    ]);
+    expect(again.ranNow).toBe(360);
+    expect(server.stats().requests).toBe(afterFirst);
+    const trials = await exported(cwd, again.runId);
+    expect(trials.every((t) => t.usage.calls === 0 && t.usage.cacheHits === 1)).toBe(true);
+    // The three replicates of a task are independent samples: across tasks they do not always agree.
+    const byTask = new Map<string, Set<number | null>>();
+    for (const t of trials) byTask.set(t.taskId, (byTask.get(t.taskId) ?? new Set()).add(t.chosenSlot));
+    expect([...byTask.values()].filter((s) => s.size > 1).length).toBeGreaterThan(5);
+  });
+});
+
+describe("kill and resume over the LLM path", () => {
+  let server: SimServer;
+  beforeAll(async () => {
+    server = await startSimServer({ port: 0, latencyMs: 5, faults: { rate429: 0.05 }, retryAfterSeconds: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("SIGKILL mid-run then the same command gives the same outcomes as an uninterrupted run", async () => {
+    const args = ["run", "choice", "--agent", "openai:sim-steep", "--base-url", server.url, "--limit", "600"];
+    const killedDir = tempDir();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: killedDir, stdio: "ignore" });
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (storedTrials(path.join(killedDir, "bazaar.db")) >= 150) {
+          clearInterval(poll);
+          child.kill("SIGKILL");
+          resolve();
+        }
+      }, 20);
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    const partial = storedTrials(path.join(killedDir, "bazaar.db"));
+    expect(partial).toBeLessThan(600);
+    const resumed = await run(killedDir, args.slice(2));
+    expect(resumed.ranNow).toBe(600 - partial);
+    const cleanDir = tempDir();
+    const clean = await run(cleanDir, args.slice(2));
+    const outcome = (t: Trial) => [t.trialKey, t.chosenSlot, t.replies, t.nonResponse];
+    expect((await exported(killedDir, resumed.runId)).map(outcome)).toEqual(
+      (await exported(cleanDir, clean.runId)).map(outcome),
+    );
+  });
+});
+
+describe("failures: 10% 429s and 5% 500s", () => {
+  let server: SimServer;
+  beforeAll(async () => {
+    server = await startSimServer({
+      port: 0,
+      faults: { rate429: 0.1, rate500: 0.05 },
+      retryAfterSeconds: 0,
+      seed: 3,
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("every trial ends answered or as a non-response with its error; none lost or duplicated", async () => {
+    const cwd = tempDir();
+    const args = [
+      "--agent",
+      "openai:sim-steep",
+      "--base-url",
+      server.url,
+      "--limit",
+      "400",
+      "--concurrency",
+      "16",
+    ];
+    const r = await run(cwd, args);
+    expect(r.stored).toBe(400);
+    expect(r.retries).toBeGreaterThan(20);
+    const trials = await exported(cwd, r.runId);
+    expect(new Set(trials.map((t) => t.trialKey)).size).toBe(400);
+    for (const t of trials) expect(t.chosenSlot !== null || t.nonResponse !== null).toBe(true);
+    expect(trials.filter((t) => t.chosenSlot !== null).length).toBeGreaterThan(390);
+
+    // With no retries allowed, failures become recorded non-responses; --retry-errors redoes exactly those.
+    const strictDir = tempDir();
+    const strict = await run(strictDir, [...args, "--max-retries", "0"]);
+    const failed = (await exported(strictDir, strict.runId)).filter((t) =>
+      t.nonResponse?.reason.startsWith("agent error"),
+    );
+    expect(failed.length).toBeGreaterThan(30);
+    expect(failed[0]!.nonResponse!.reason).toMatch(/agent error: sim-steep: HTTP (429|500)/);
+    const retried = await runCli(["run", "choice", ...args, "--retry-errors", "--json"], { cwd: strictDir });
+    expect(retried.stderr).toContain(`retrying ${failed.length} trials whose agent failed`);
+    const after = JSON.parse(retried.stdout) as { ranNow: number; stored: number };
+    expect(after.ranNow).toBe(failed.length);
+    expect(after.stored).toBe(400);
+  });
+
+  it("never writes the API key into the store, exports or output", async () => {
+    const cwd = tempDir();
+    const key = "sk-planted-0123456789abcdefPLANTED";
+    const env = { OPENAI_API_KEY: key };
+    const args = [
+      "run",
+      "choice",
+      "--agent",
+      "openai:sim-steep",
+      "--base-url",
+      server.url,
+      "--limit",
+      "100",
+      "--max-retries",
+      "1",
+    ];
+    const r = await runCli(args, { cwd, env });
+    const runId = (await runCli(["runs", "--json"], { cwd })).stdout;
+    const id = (JSON.parse(runId) as { id: string }[])[0]!.id;
+    const jsonl = await runCli(["export", id], { cwd });
+    const csv = await runCli(["export", id, "--format", "csv"], { cwd });
+    const stats = await runCli(["cache", "stats"], { cwd });
+    const texts = [r.stdout, r.stderr, jsonl.stdout, csv.stdout, stats.stdout];
+    for (const f of ["bazaar.db", "bazaar.db-wal"]) {
+      try {
+        texts.push(readFileSync(path.join(cwd, f)).toString("latin1"));
+      } catch {}
+    }
+    for (const t of texts) expect(t.includes(key)).toBe(false);
+    expect(jsonl.stdout.length).toBeGreaterThan(1000);
+  });
+});
