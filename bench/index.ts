@@ -3,12 +3,9 @@
  *   npm run bench -- --million     also the 1,000,000-trial memory check
  */
 import { benchChoice } from "./choice.ts";
+import { benchLlm } from "./llm.ts";
+import { benchLogit } from "./logit.ts";
 
 await benchChoice();
-try {
-  // The logit benchmark lands with the choice-analysis work; skip it quietly until then.
-  const logit = (await import("./logit.ts")) as { benchLogit?: () => Promise<void> };
-  if (logit.benchLogit) await logit.benchLogit();
-} catch (err) {
-  if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-}
+await benchLogit();
+await benchLlm();

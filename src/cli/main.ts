@@ -54,6 +54,9 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
 
 const isEntry = process.argv[1] !== undefined && /bazaar(\.js)?$|cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
+  // LangChain builds LangSmith run trees for every call unless tracing is switched off outright;
+  // users who want LangSmith traces set LANGSMITH_TRACING=true themselves.
+  process.env.LANGSMITH_TRACING ??= "false";
   // `bazaar export … | head` closes the pipe early: that is the reader's choice, not a failure.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(0);

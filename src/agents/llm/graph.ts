@@ -22,7 +22,7 @@ export type CallModel = (
 
 export const AgentState = Annotation.Root({
   ...MessagesAnnotation.spec,
-  /** The environment action this turn produced (set by the decide node). */
+  /** The environment action this turn produced. */
   action: Annotation<Record<string, unknown> | null>({ reducer: (_a, b) => b, default: () => null }),
   /** What this turn's model call cost (replaced at every turn, not summed over the thread). */
   usage: Annotation<Usage>({ reducer: (_a, b) => b, default: emptyUsage }),
@@ -30,12 +30,30 @@ export const AgentState = Annotation.Root({
 export type AgentStateType = typeof AgentState.State;
 
 /**
- * The agent graph: model → decide. The model node calls the model with the conversation so far (and
- * the environment's action tools in tools mode); decide turns its answer into one environment action:
- * one call to an action tool is that action, a text answer is a `reply` the environment parses
- * strictly, and several tool calls at once are passed on as a malformed action for the environment
- * to judge. The environment's response arrives at the next turn as the tool's result (or as a user
- * message), in the same thread, so a multi-turn episode is one conversation per agent.
+ * The environment action an answer stands for: one call to an action tool is that action, a text
+ * answer is a `reply` the environment parses strictly, and several tool calls at once are passed on
+ * as a malformed action for the environment to judge — never a silent first pick.
+ */
+export function actionFromAnswer(
+  answer: AIMessage,
+  actionTools: ReadonlySet<string>,
+): Record<string, unknown> {
+  const calls = (answer.tool_calls ?? []).filter((c) => actionTools.has(c.name));
+  if (calls.length === 1) return actionFromToolCall(calls[0]!.name, calls[0]!.args);
+  if (calls.length > 1) {
+    return { type: "several tool calls", calls: calls.map((c) => ({ name: c.name, args: c.args })) };
+  }
+  const text = typeof answer.content === "string" ? answer.content : JSON.stringify(answer.content);
+  return { type: "reply", text };
+}
+
+/**
+ * The agent graph, one node per model turn: the node calls the model with the thread's conversation
+ * (and, in tools mode, the environment's action tools) and turns the answer into the environment
+ * action. The environment's response arrives at the next turn as the tool's result (or a user
+ * message) in the same checkpointed thread, so a multi-turn episode is one conversation per agent.
+ * (Deciding inside the model node rather than in a second node halves LangGraph's per-turn cost,
+ * which dominates the agent's overhead against a fast local server.)
  */
 export function buildAgentGraph(callModel: CallModel, tools: ActionTool[] | undefined) {
   const actionTools = new Set((tools ?? []).map((t) => t.function.name));
@@ -44,23 +62,10 @@ export function buildAgentGraph(callModel: CallModel, tools: ActionTool[] | unde
     .addNode("model", async (state: AgentStateType, config: LangGraphRunnableConfig) => {
       const replicate = Number(config.configurable?.replicate ?? 0);
       const { message, usage } = await callModel(state.messages, tools, replicate, config.signal);
-      return { messages: [message], usage };
-    })
-    .addNode("decide", (state: AgentStateType) => {
-      const last = state.messages.at(-1) as AIMessage;
-      const calls = (last.tool_calls ?? []).filter((c) => actionTools.has(c.name));
-      if (calls.length === 1) return { action: actionFromToolCall(calls[0]!.name, calls[0]!.args) };
-      if (calls.length > 1) {
-        return {
-          action: { type: "several tool calls", calls: calls.map((c) => ({ name: c.name, args: c.args })) },
-        };
-      }
-      const text = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
-      return { action: { type: "reply", text } };
+      return { messages: [message], usage, action: actionFromAnswer(message, actionTools) };
     })
     .addEdge(START, "model")
-    .addEdge("model", "decide")
-    .addEdge("decide", END)
+    .addEdge("model", END)
     .compile({ checkpointer });
   return { graph, checkpointer };
 }

@@ -1,0 +1,132 @@
+/**
+ * The LLM path's overhead, against `bazaar serve-sim` running in its own process:
+ *  1. zero latency: trials/s through the full LangGraph agent (ChatOpenAI, cache off, machine,
+ *     store) vs a bare `fetch` loop sending the same requests at the same concurrency;
+ *  2. per-call overhead of the agent in milliseconds, from the same comparison at concurrency 1;
+ *  3. 200 ms injected latency at concurrency 64: achieved calls/s vs the ideal 64 / 0.2 s = 320.
+ *
+ *   npx tsx bench/llm.ts
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { resolveChoiceAgent } from "../src/agents/registry.ts";
+import { DEFAULT_HOTEL_POOL } from "../src/datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../src/environments/choice/design.ts";
+import { choiceEnvironment } from "../src/environments/choice/environment.ts";
+import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
+import type { ChoiceTask } from "../src/environments/choice/types.ts";
+import { executeRun } from "../src/runner/execute.ts";
+import { planRun } from "../src/runner/plan.ts";
+import { SqliteStore } from "../src/store/index.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does
+
+async function startServer(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/bazaar.js"), "serve-sim", "--port", "0", "--latency-ms", String(latencyMs)],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+\/v1)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`serve-sim exited (${code})`)));
+  });
+  return { url, child };
+}
+
+async function agentRun(tasks: ChoiceTask[], url: string, concurrency: number, dir: string, label: string) {
+  const llm = { settings: { baseURL: url, useCache: false, concurrency, maxRetries: 2 } };
+  const plan = planRun({
+    env: choiceEnvironment,
+    settings: { maxReasks: 0 },
+    tasks,
+    agents: [resolveChoiceAgent("openai:sim-steep", llm)],
+    replicates: 1,
+    design: { bench: label },
+  });
+  const store = SqliteStore.open(path.join(dir, `${label}.db`), { create: true });
+  const t0 = performance.now();
+  const r = await executeRun(plan, store, { concurrency });
+  const ms = performance.now() - t0;
+  store.close();
+  return { trials: r.ranNow, ms };
+}
+
+async function bareFetch(tasks: ChoiceTask[], url: string, concurrency: number) {
+  const bodies = tasks.map((t) =>
+    JSON.stringify({ model: "sim-steep", messages: renderChoiceMessages(t.options, t.variant), seed: 0 }),
+  );
+  let next = 0;
+  let ok = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < bodies.length; i = next++) {
+        const res = await fetch(`${url}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer not-needed" },
+          body: bodies[i],
+        });
+        const json = (await res.json()) as { choices?: unknown[] };
+        if (json.choices?.length) ok++;
+      }
+    }),
+  );
+  return { trials: ok, ms: performance.now() - t0 };
+}
+
+export async function benchLlm(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bazaar-bench-llm-"));
+  const tasks = buildChoiceTasks(
+    { pairs: 400, pairAppearances: 2, triples: 0, fives: 0 },
+    DEFAULT_HOTEL_POOL,
+  );
+  const rate = (r: { trials: number; ms: number }) => (r.trials * 1000) / r.ms;
+  const fast = await startServer(0);
+  try {
+    await bareFetch(tasks.slice(0, 200), fast.url, 8); // warm-up
+    await agentRun(tasks.slice(0, 200), fast.url, 8, dir, "warm");
+    const concurrency = 16;
+    const bare = await bareFetch(tasks, fast.url, concurrency);
+    const full = await agentRun(tasks, fast.url, concurrency, dir, "full");
+    console.log(
+      `LLM path against serve-sim (zero latency, separate process), ${tasks.length} trials, concurrency ${concurrency}:`,
+    );
+    console.log(
+      `  full LangGraph agent (ChatOpenAI, machine, store; cache off): ${rate(full).toFixed(0)} trials/s`,
+    );
+    console.log(
+      `  bare fetch loop, same requests:                               ${rate(bare).toFixed(0)} requests/s`,
+    );
+    console.log(`  ratio full/bare: ${((100 * rate(full)) / rate(bare)).toFixed(1)}%`);
+    const one = tasks.slice(0, 300);
+    const bare1 = await bareFetch(one, fast.url, 1);
+    const full1 = await agentRun(one, fast.url, 1, dir, "serial");
+    const overhead = full1.ms / full1.trials - bare1.ms / bare1.trials;
+    console.log(`  per-call overhead of the agent (concurrency 1): ${overhead.toFixed(2)} ms`);
+  } finally {
+    fast.child.kill();
+  }
+  const slow = await startServer(200);
+  try {
+    const n = 64 * 12;
+    const r = await agentRun(tasks.slice(0, n), slow.url, 64, dir, "latency");
+    const achieved = rate(r);
+    console.log(
+      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s`,
+    );
+  } finally {
+    slow.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchLlm();
