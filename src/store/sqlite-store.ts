@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { CachedResponse, ResponseCache } from "../agents/llm/cache.ts";
+import type { Usage } from "../environments/kernel/types.ts";
 import { UserError } from "../errors/index.ts";
 
 /** Marks a SQLite file as a bazaar store; the number changes when the layout does. */
@@ -256,39 +257,55 @@ export class SqliteStore {
   }
 
   listRuns(): RunSummary[] {
-    const runs = this.db.prepare("SELECT * FROM runs ORDER BY created_at, id").all() as {
-      id: string;
-      env: string;
-      config: string;
-      total: number;
-      created_at: string;
-      updated_at: string;
-    }[];
-    const counts = this.db.prepare(
-      "SELECT COUNT(*) AS done, COALESCE(SUM(non_response), 0) AS nonResponses FROM trials WHERE run_id = ?",
-    );
-    const agents = this.db
-      .prepare("SELECT DISTINCT agent FROM trials WHERE run_id = ? ORDER BY agent")
-      .pluck();
-    return runs.map((r) => {
-      const c = counts.get(r.id) as { done: number; nonResponses: number };
-      const config = JSON.parse(r.config) as { agents?: string[] };
-      return {
-        id: r.id,
-        env: r.env,
-        createdAt: r.created_at,
-        updatedAt: r.updated_at,
-        total: r.total,
-        done: c.done,
-        nonResponses: c.nonResponses,
-        agents: config.agents ?? (agents.all(r.id) as string[]),
-        config,
-      };
-    });
+    const ids = this.db.prepare("SELECT id FROM runs ORDER BY created_at, id").pluck().all() as string[];
+    return ids.map((id) => this.getRun(id)!);
   }
 
   getRun(id: string): RunSummary | undefined {
-    return this.listRuns().find((r) => r.id === id);
+    const r = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as
+      | { id: string; env: string; config: string; total: number; created_at: string; updated_at: string }
+      | undefined;
+    if (!r) return undefined;
+    const c = this.db
+      .prepare(
+        "SELECT COUNT(*) AS done, COALESCE(SUM(non_response), 0) AS nonResponses FROM trials WHERE run_id = ?",
+      )
+      .get(id) as { done: number; nonResponses: number };
+    const config = JSON.parse(r.config) as { agents?: string[] };
+    const agents =
+      config.agents ??
+      (this.db
+        .prepare("SELECT DISTINCT agent FROM trials WHERE run_id = ? ORDER BY agent")
+        .pluck()
+        .all(id) as string[]);
+    return {
+      id: r.id,
+      env: r.env,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      total: r.total,
+      done: c.done,
+      nonResponses: c.nonResponses,
+      agents,
+      config,
+    };
+  }
+
+  /** Calls, cache hits, tokens and model time of a run's stored trials, summed per agent. */
+  usageByAgent(runId: string): { agent: string; trials: number; usage: Usage }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT agent, COUNT(*) AS trials,
+                COALESCE(SUM(json_extract(result, '$.usage.calls')), 0) AS calls,
+                COALESCE(SUM(json_extract(result, '$.usage.cacheHits')), 0) AS cacheHits,
+                COALESCE(SUM(json_extract(result, '$.usage.inputTokens')), 0) AS inputTokens,
+                COALESCE(SUM(json_extract(result, '$.usage.outputTokens')), 0) AS outputTokens,
+                COALESCE(SUM(json_extract(result, '$.usage.reasoningTokens')), 0) AS reasoningTokens,
+                COALESCE(SUM(json_extract(result, '$.usage.latencyMs')), 0) AS latencyMs
+           FROM trials WHERE run_id = ? GROUP BY agent ORDER BY agent`,
+      )
+      .all(runId) as ({ agent: string; trials: number } & Usage)[];
+    return rows.map(({ agent, trials, ...usage }) => ({ agent, trials, usage }));
   }
 
   /**

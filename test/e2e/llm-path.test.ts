@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHOICE_PRESETS } from "../../src/agents/sim/index.ts";
@@ -141,6 +141,29 @@ describe("the LLM path: ChatOpenAI over HTTP against serve-sim", () => {
     expect(r.stored).toBe(300);
     const trials = await exported(cwd, r.runId);
     expect(trials.every((t) => t.chosenSlot !== null && /^choose\([A-E]\)$/.test(t.replies[0]!))).toBe(true);
+
+    // Usage is summed per run and agent from the trial records; a price table turns it into dollars.
+    writeFileSync(
+      path.join(cwd, "prices.json"),
+      JSON.stringify({ "sim-quality": { inputPerMTok: 2, outputPerMTok: 8 } }),
+    );
+    const runs = await runCli(["runs", "--json", "--prices", "prices.json"], { cwd });
+    const [listed] = JSON.parse(runs.stdout) as {
+      usageByAgent: {
+        usage: { calls: number; inputTokens: number; outputTokens: number };
+        costUsd: number;
+      }[];
+    }[];
+    const u = listed!.usageByAgent[0]!;
+    expect(u.usage.calls).toBe(300);
+    const tokens = trials.reduce(
+      (a, t) => a + (t.usage as unknown as { inputTokens: number }).inputTokens,
+      0,
+    );
+    expect(u.usage.inputTokens).toBe(tokens);
+    expect(u.costUsd).toBeCloseTo((u.usage.inputTokens * 2 + u.usage.outputTokens * 8) / 1e6, 12);
+    const bad = await runCli(["runs", "--prices", "trials.csv"], { cwd });
+    expect(bad.code).toBe(2);
   });
 
   it("a second identical run makes zero HTTP calls; replicates at temperature > 0 are distinct requests", async () => {
