@@ -44,64 +44,31 @@ interface WireChoice {
   finish_reason: "stop" | "tool_calls";
 }
 
-function choiceFor(
-  reply: SimReply,
+/** A reply that calls one function (the id comes from the decision digest: stable across retries). */
+function toolCallChoice(
   index: number,
   decision: Decision,
-  toolMode: boolean,
-  callableTools: readonly string[],
+  name: string,
+  argsObject: unknown,
 ): { choice: WireChoice; chars: number } {
-  if (reply.kind === "action") {
-    if (callableTools.includes(reply.tool)) {
-      const args = JSON.stringify(reply.args);
-      const call = {
-        id: `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`,
-        type: "function",
-        function: { name: reply.tool, arguments: args },
-      };
-      return {
-        choice: {
-          index,
-          message: { role: "assistant", content: null, tool_calls: [call], refusal: null },
-          logprobs: null,
-          finish_reason: "tool_calls",
-        },
-        chars: reply.tool.length + args.length,
-      };
-    }
-    return {
-      choice: {
-        index,
-        message: { role: "assistant", content: reply.text, refusal: null },
-        logprobs: null,
-        finish_reason: "stop",
-      },
-      chars: reply.text.length,
-    };
-  }
-  if (reply.kind === "letter" && toolMode) {
-    const args = JSON.stringify({ option: reply.letter });
-    const call = {
-      id: `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`,
-      type: "function",
-      function: { name: CHOOSE_TOOL, arguments: args },
-    };
-    return {
-      choice: {
-        index,
-        message: { role: "assistant", content: null, tool_calls: [call], refusal: null },
-        logprobs: null,
-        finish_reason: "tool_calls",
-      },
-      chars: CHOOSE_TOOL.length + args.length,
-    };
-  }
-  const content =
-    reply.kind === "text"
-      ? reply.text
-      : decision.chainOfThought
-        ? chainOfThoughtText(reply.letter)
-        : reply.letter;
+  const args = JSON.stringify(argsObject);
+  const call = {
+    id: `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`,
+    type: "function",
+    function: { name, arguments: args },
+  };
+  return {
+    choice: {
+      index,
+      message: { role: "assistant", content: null, tool_calls: [call], refusal: null },
+      logprobs: null,
+      finish_reason: "tool_calls",
+    },
+    chars: name.length + args.length,
+  };
+}
+
+function textChoice(index: number, content: string): { choice: WireChoice; chars: number } {
   return {
     choice: {
       index,
@@ -111,6 +78,24 @@ function choiceFor(
     },
     chars: content.length,
   };
+}
+
+function choiceFor(
+  reply: SimReply,
+  index: number,
+  decision: Decision,
+  toolMode: boolean,
+  callableTools: readonly string[],
+): { choice: WireChoice; chars: number } {
+  if (reply.kind === "action") {
+    return callableTools.includes(reply.tool)
+      ? toolCallChoice(index, decision, reply.tool, reply.args)
+      : textChoice(index, reply.text);
+  }
+  if (reply.kind === "letter" && toolMode)
+    return toolCallChoice(index, decision, CHOOSE_TOOL, { option: reply.letter });
+  if (reply.kind === "text") return textChoice(index, reply.text);
+  return textChoice(index, decision.chainOfThought ? chainOfThoughtText(reply.letter) : reply.letter);
 }
 
 export interface CompletionInput {

@@ -64,15 +64,19 @@ export function displayOrders(k: number, scheme: OrderScheme, appearance: number
   );
 }
 
-/** Checks that a design can be built from a pool before anything runs; throws UserError. */
-export function checkDesign(design: ChoiceDesign, poolSize: number): void {
-  const problems: string[] = [];
-  const kinds: [TaskKind, number, number, OrderScheme][] = [
+/** Per task kind: unique sets, appearances per set, and the counterbalancing scheme. */
+function kindPlans(design: ChoiceDesign): [TaskKind, number, number, OrderScheme][] {
+  return [
     ["binary", design.pairs, design.pairAppearances, design.binaryOrders],
     ["ternary", design.triples, design.tripleAppearances, design.ternaryOrders],
     ["five", design.fives, design.fiveAppearances, design.fiveOrders],
   ];
-  for (const [kind, sets, appearances, scheme] of kinds) {
+}
+
+/** Checks that a design can be built from a pool before anything runs; throws UserError. */
+export function checkDesign(design: ChoiceDesign, poolSize: number): void {
+  const problems: string[] = [];
+  for (const [kind, sets, appearances, scheme] of kindPlans(design)) {
     const k = KIND_SIZE[kind];
     const possible = binomial(poolSize, k);
     if (sets > possible) {
@@ -159,12 +163,7 @@ export function buildChoiceTasks(designInput: ChoiceDesignInput, pool: readonly 
   checkDesign(design, pool.length);
   const root = createRng(design.seed);
   const tasks: ChoiceTask[] = [];
-  const kinds: [TaskKind, number, number, OrderScheme][] = [
-    ["binary", design.pairs, design.pairAppearances, design.binaryOrders],
-    ["ternary", design.triples, design.tripleAppearances, design.ternaryOrders],
-    ["five", design.fives, design.fiveAppearances, design.fiveOrders],
-  ];
-  for (const [kind, sets, appearances, scheme] of kinds) {
+  for (const [kind, sets, appearances, scheme] of kindPlans(design)) {
     const k = KIND_SIZE[kind];
     const rng = root.fork(kind);
     const unique = drawUniqueSets(rng.fork("sets"), pool.length, k, sets);
