@@ -2,10 +2,14 @@
  * `npm run bench`: every benchmark, each printing its own figures and ratios measured in one run.
  *   npm run bench -- --million     also the 1,000,000-trial memory check
  */
+import { benchBargain } from "./bargain.ts";
 import { benchChoice } from "./choice.ts";
+import { benchChoiceAnalysis } from "./choice-analysis.ts";
 import { benchLlm } from "./llm.ts";
 import { benchLogit } from "./logit.ts";
 
 await benchChoice();
 await benchLogit();
+await benchChoiceAnalysis();
 await benchLlm();
+await benchBargain();

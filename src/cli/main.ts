@@ -2,10 +2,13 @@ import { Command, CommanderError } from "commander";
 import { UserError } from "../errors/index.ts";
 import { registerAnalyze } from "./commands/analyze.ts";
 import { registerCache } from "./commands/cache.ts";
+import { registerDatasets } from "./commands/datasets.ts";
 import { registerExport } from "./commands/export.ts";
+import { registerImport } from "./commands/import.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
+import { registerWatch } from "./commands/watch.ts";
 import { consoleOutput, type Output } from "./output.ts";
 
 /** Exit codes: 0 ok, 1 failure (a bug or an outside fault), 2 bad usage or bad input. */
@@ -21,9 +24,12 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerRun(program, out);
   registerRuns(program, out);
   registerExport(program, out);
+  registerImport(program, out);
   registerCache(program, out);
   registerAnalyze(program, out);
   registerServeSim(program, out);
+  registerDatasets(program, out);
+  registerWatch(program, out);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError("(add --help for usage)");
   return program;
 }

@@ -1,10 +1,16 @@
 import { UserError } from "../errors/index.ts";
+import { bargainEnvironment } from "./bargain/environment.ts";
 import { choiceEnvironment } from "./choice/environment.ts";
+import { cueEnvironment } from "./cue/environment.ts";
+import { elicitEnvironment } from "./elicit/environment.ts";
 import type { AnyEnvironment } from "./environment.ts";
 
 /** Every episode kind bazaar hosts, by the name runs and the CLI use. */
 export const ENVIRONMENTS: Readonly<Record<string, AnyEnvironment>> = {
   choice: choiceEnvironment,
+  elicit: elicitEnvironment,
+  bargain: bargainEnvironment,
+  cue: cueEnvironment,
 };
 
 export function environmentNamed(name: string): AnyEnvironment {

@@ -1,3 +1,6 @@
+import { bargainSimPlugin } from "../environments/bargain/sim-plugin.ts";
+import { cueSimPlugin } from "../environments/cue/sim-plugin.ts";
+import { elicitSimPlugin } from "../environments/elicit/sim-plugin.ts";
 import type { Agent, Message, Observation } from "../environments/kernel/types.ts";
 import type { SimReply } from "./decide.ts";
 
@@ -19,4 +22,4 @@ export interface SimPlugin {
  * Every environment's plugin. Catalog choice is built into the server; an environment adds its
  * plugin here (one import, one entry).
  */
-export const SIM_PLUGINS: SimPlugin[] = [];
+export const SIM_PLUGINS: SimPlugin[] = [bargainSimPlugin, elicitSimPlugin, cueSimPlugin];

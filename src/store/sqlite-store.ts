@@ -55,6 +55,25 @@ export interface TrialRow {
   result: unknown;
 }
 
+/** A stored trial as one page of `trialPage` returns it: raw JSON text, parsed by the caller. */
+export interface TrialPageRow {
+  seq: number;
+  trialKey: string;
+  agent: string;
+  replicate: number;
+  taskIndex: number;
+  nonResponse: 0 | 1;
+  agentError: 0 | 1;
+  result: string;
+  task: string;
+}
+
+/** A compiled filter over `trials t JOIN tasks k` (see `trialWhere` in trial-pages.ts). */
+export interface TrialWhere {
+  sql: string;
+  params: (string | number | null)[];
+}
+
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
@@ -342,6 +361,38 @@ export class SqliteStore {
         result: JSON.parse(row.result),
       };
     }
+  }
+
+  /**
+   * One page of a run's stored trials for the terminal UI (`bazaar watch`), by keyset on seq so that
+   * any page of a 100,000-trial run costs the same: rows after `afterSeq` in ascending order, or
+   * before `beforeSeq` in descending order, at most `limit`, matching `where`. With `count`, also
+   * how many trials match `where` in the whole run. `where` is built from typed conditions by
+   * `trialWhere` in `trial-pages.ts` (never from user text); that file holds the rest of the paging.
+   */
+  trialPage(
+    runId: string,
+    q: { afterSeq?: number; beforeSeq?: number; limit: number; where?: TrialWhere; count?: boolean },
+  ): { rows: TrialPageRow[]; matched: number | null } {
+    const cond = q.where ? ` AND (${q.where.sql})` : "";
+    const params = q.where?.params ?? [];
+    const from = "FROM trials t JOIN tasks k ON k.run_id = t.run_id AND k.task_index = t.task_index";
+    const back = q.beforeSeq !== undefined;
+    const rows = this.db
+      .prepare(
+        `SELECT t.seq, t.trial_key AS trialKey, t.agent, t.replicate, t.task_index AS taskIndex,
+                t.non_response AS nonResponse, t.agent_error AS agentError, t.result, k.task
+           ${from} WHERE t.run_id = ? AND t.seq ${back ? "<" : ">"} ?${cond}
+          ORDER BY t.seq ${back ? "DESC" : "ASC"} LIMIT ?`,
+      )
+      .all(runId, back ? q.beforeSeq : (q.afterSeq ?? -1), ...params, q.limit) as TrialPageRow[];
+    const matched = q.count
+      ? (this.db
+          .prepare(`SELECT COUNT(*) ${from} WHERE t.run_id = ?${cond}`)
+          .pluck()
+          .get(runId, ...params) as number)
+      : null;
+    return { rows, matched };
   }
 
   /**

@@ -4,7 +4,7 @@ import { runServeSim } from "../../src/cli/commands/serve-sim.ts";
 import type { Output } from "../../src/cli/output.ts";
 import { parseChoiceAnswer } from "../../src/environments/choice/parse.ts";
 import { UserError } from "../../src/errors/index.ts";
-import { NO_CARDS_REPLY, type SimServer, startSimServer } from "../../src/serve-sim/index.ts";
+import { NO_CARDS_REPLY, SIM_PLUGINS, type SimServer, startSimServer } from "../../src/serve-sim/index.ts";
 import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post } from "./helpers.ts";
 
 let server: SimServer;
@@ -25,7 +25,13 @@ describe("serve-sim wire format", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { object: string; data: { id: string; object: string }[] };
     expect(body.object).toBe("list");
-    expect(body.data.map((m) => m.id)).toEqual(Object.keys(CHOICE_PRESETS).map((p) => `sim-${p}`));
+    // Catalog choice's presets first, then every plugin environment's models (sim-<env>-<preset>).
+    const ids = body.data.map((m) => m.id);
+    const choice = Object.keys(CHOICE_PRESETS).map((p) => `sim-${p}`);
+    expect(ids.slice(0, choice.length)).toEqual(choice);
+    const plugins = SIM_PLUGINS.flatMap((p) => Object.keys(p.models));
+    expect(ids.slice(choice.length)).toEqual(plugins);
+    expect(new Set(ids).size).toBe(ids.length);
     expect(body.data.every((m) => m.object === "model")).toBe(true);
     expect(body.data.map((m) => m.id)).toContain("sim-locked-last");
   });
@@ -222,7 +228,7 @@ describe("bazaar serve-sim command", () => {
     const running = runServeSim(flags, out, stop.signal);
     await expect.poll(() => out.lines.length).toBe(1);
     const m =
-      /^serve-sim listening on (http:\/\/127\.0\.0\.1:\d+\/v1) \(models: sim-steep, sim-quality, .*sim-locked-last\)$/.exec(
+      /^serve-sim listening on (http:\/\/127\.0\.0\.1:\d+\/v1) \(models: sim-steep, sim-quality, .*sim-locked-last.*\)$/.exec(
         out.lines[0]!,
       );
     expect(m).not.toBeNull();

@@ -5,10 +5,12 @@ import { UserError } from "../../errors/index.ts";
 import { executeRun, type RunResult } from "../../runner/execute.ts";
 import type { RunPlan } from "../../runner/plan.ts";
 import { SqliteStore } from "../../store/index.ts";
+import { type RunView, startRunView } from "../../tui/live/run-view.ts";
 import { type CommonRunOptions, ENVIRONMENT_CLIS, type EnvironmentCli } from "../envs/index.ts";
 import { addLlmOptions, DeferredCache, type LlmOptions, llmContextFrom } from "../llm-options.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
+import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 
 interface RunOptions extends LlmOptions, CommonRunOptions {
@@ -17,6 +19,8 @@ interface RunOptions extends LlmOptions, CommonRunOptions {
   store: string;
   concurrency: string;
   json?: boolean;
+  watch?: boolean;
+  prices?: string;
 }
 
 function camelCase(flag: string): string {
@@ -34,7 +38,10 @@ function environmentCli(name: string, given: Record<string, unknown>): Environme
   }
   for (const other of ENVIRONMENT_CLIS) {
     if (other === cli) continue;
-    const stray = other.ownOptions.find((flag) => given[camelCase(flag)] !== undefined);
+    // A flag two environments both own (`--pairs`) means what the named environment says it means.
+    const stray = other.ownOptions.find(
+      (flag) => !cli.ownOptions.includes(flag) && given[camelCase(flag)] !== undefined,
+    );
     if (stray) throw new UserError(`${stray} is an option of \`run ${other.name}\`, not of \`run ${name}\``);
   }
   return cli;
@@ -74,23 +81,31 @@ export function registerRun(program: Command, out: Output): void {
     .option("--concurrency <n>", "trials in flight at once", "8")
     .option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2")
     .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
-    .option("--json", "print the result as JSON");
+    .option("--json", "print the result as JSON")
+    .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
+    .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)");
   for (const e of ENVIRONMENT_CLIS) e.addOptions(cmd);
   addLlmOptions(cmd).action(async (env: string, o: RunOptions) => {
     const envCli = environmentCli(env, o);
     const cache = new DeferredCache();
     const llm = llmContextFrom(o, cache);
     let retries = 0;
+    let view: RunView | null = null;
     llm.events = {
-      onRetry: () => {
+      onRetry: ({ model }) => {
         retries++;
+        view?.retry(model);
       },
-      onBreakerOpen: ({ model, reason, untilMs }) =>
-        out.error(`model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`),
+      onBreakerOpen: ({ model, reason, untilMs }) => {
+        const message = `model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`;
+        if (view) view.error(message);
+        else out.error(message);
+      },
     };
     const plan = envCli.plan(o, llm);
     const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
     const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
+    const prices = o.watch && o.prices ? loadPriceTable(o.prices) : undefined;
     const store = SqliteStore.open(o.store, { create: true });
     cache.target = store.responseCache();
     if (o.retryErrors) {
@@ -102,13 +117,31 @@ export function registerRun(program: Command, out: Output): void {
     process.once("SIGINT", onSigint);
     process.once("SIGTERM", onSigint);
     const progress = new ProgressLine();
+    // --watch: the dashboard of src/tui on a terminal, plain progress lines (stderr) otherwise.
+    view = o.watch
+      ? await startRunView({
+          plan,
+          target: Math.min(plan.total, limit ?? plan.total),
+          storedByAgent: new Map(store.usageByAgent(plan.runId).map((a) => [a.agent, a.trials])),
+          stdout: process.stdout,
+          stdin: process.stdin,
+          log: (line) => out.error(line),
+          costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
+          onStop: () => controller.abort(),
+        })
+      : null;
+    let watched = false;
     try {
+      const live = view;
       const result = await executeRun(plan, store, {
         limit,
         concurrency,
         signal: controller.signal,
-        onProgress: (p) => progress.update(p),
+        onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
+        onTrial: live ? (record) => live.onTrial(record) : undefined,
       });
+      watched = true;
+      await live?.finish(result);
       progress.end();
       if (o.json) printJson(out, { ...result, retries, total: plan.total, store: path.resolve(o.store) });
       else for (const line of summary(result, o.store, plan)) out.log(line);
@@ -119,6 +152,9 @@ export function registerRun(program: Command, out: Output): void {
         );
         process.exitCode = 130;
       }
+    } catch (err) {
+      if (view && !watched) await view.finish(null, err);
+      throw err;
     } finally {
       process.off("SIGINT", onSigint);
       process.off("SIGTERM", onSigint);

@@ -1,7 +1,10 @@
+import { bargainCli } from "./bargain.ts";
 import { choiceCli } from "./choice.ts";
+import { cueCli } from "./cue.ts";
+import { elicitCli } from "./elicit.ts";
 import type { EnvironmentCli } from "./types.ts";
 
 /** Every environment `bazaar run` knows; an environment adds its CLI module here (one entry). */
-export const ENVIRONMENT_CLIS: readonly EnvironmentCli[] = [choiceCli];
+export const ENVIRONMENT_CLIS: readonly EnvironmentCli[] = [choiceCli, elicitCli, bargainCli, cueCli];
 
 export type { CommonRunOptions, EnvironmentCli } from "./types.ts";

@@ -1,0 +1,141 @@
+/**
+ * What the live view costs: a 5,000-episode simulated run with and without `--watch`, in one
+ * process, alternating the two so that a shared, noisy machine slows both alike; the ratio of the
+ * median wall times is the figure (target: at most 10% added). The dashboard draws into a stream that
+ * says it is a 100×40 terminal and throws the bytes away, so everything up to the terminal itself is
+ * measured: folding every trial, snapshots, React, layout, ink's frame diffing. The one-off import of
+ * ink and React (paid only when the dashboard opens) is reported on its own.
+ *
+ *   npx tsx bench/tui.ts [--episodes N] [--rounds N]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { ENVIRONMENT_CLIS } from "../src/cli/envs/index.ts";
+import { executeRun } from "../src/runner/execute.ts";
+import type { RunPlan } from "../src/runner/plan.ts";
+import { SqliteStore } from "../src/store/index.ts";
+import { startRunView } from "../src/tui/live/run-view.ts";
+
+const args = process.argv.slice(2);
+const value = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+
+/** A 100×40 "terminal" that discards what it is sent. */
+function fakeTerminal(): NodeJS.WriteStream {
+  const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+  return Object.assign(sink, { isTTY: true, columns: 100, rows: 40 }) as unknown as NodeJS.WriteStream;
+}
+
+function plan(env: string, episodes: number): RunPlan {
+  const cli = ENVIRONMENT_CLIS.find((e) => e.name === env);
+  if (!cli) throw new Error(`no environment ${env}`);
+  // Enough replicates of the default simulated design for `episodes` trials.
+  const base = cli.plan({ replicates: "1", maxReasks: "2" }, { settings: {} });
+  const replicates = Math.ceil(episodes / base.total);
+  return cli.plan({ replicates: String(replicates), maxReasks: "2" }, { settings: {} });
+}
+
+let runs = 0;
+/** Time the dashboard spent drawing, summed over the measured runs with it. */
+const drawing = { frames: 0, ms: 0, runs: 0 };
+
+async function timed(
+  p: RunPlan,
+  episodes: number,
+  dir: string,
+  watch: "none" | "dashboard",
+): Promise<number> {
+  const store = SqliteStore.open(path.join(dir, `run-${runs++}.db`), { create: true });
+  const t0 = performance.now();
+  const view =
+    watch === "dashboard"
+      ? await startRunView({
+          plan: p,
+          target: episodes,
+          storedByAgent: new Map(),
+          stdout: fakeTerminal(),
+          log: () => {},
+          onStop: () => {},
+        })
+      : null;
+  const result = await executeRun(p, store, {
+    concurrency: 8,
+    limit: episodes,
+    onProgress: view ? (x) => view.onProgress(x) : undefined,
+    onTrial: view ? (r) => view.onTrial(r) : undefined,
+  });
+  await view?.finish(result);
+  const ms = performance.now() - t0;
+  if (view) {
+    const d = view.drawn();
+    drawing.frames += d.frames;
+    drawing.ms += d.ms;
+    drawing.runs++;
+  }
+  store.close();
+  if (result.ranNow !== episodes) throw new Error(`ran ${result.ranNow} of ${episodes}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function compare(env: string, episodes: number, rounds: number, dir: string): Promise<void> {
+  const p = plan(env, episodes);
+  await timed(p, Math.min(episodes, 500), dir, "none"); // warm-up of both paths
+  await timed(p, Math.min(episodes, 500), dir, "dashboard");
+  const bare: number[] = [];
+  const watched: number[] = [];
+  Object.assign(drawing, { frames: 0, ms: 0, runs: 0 });
+  for (let i = 0; i < rounds; i++) {
+    // Alternate which goes first, so a drift in machine load does not favour one side.
+    if (i % 2 === 0) {
+      bare.push(await timed(p, episodes, dir, "none"));
+      watched.push(await timed(p, episodes, dir, "dashboard"));
+    } else {
+      watched.push(await timed(p, episodes, dir, "dashboard"));
+      bare.push(await timed(p, episodes, dir, "none"));
+    }
+  }
+  const b = median(bare);
+  const w = median(watched);
+  const added = (100 * (w - b)) / b;
+  console.log(
+    `  ${env}: ${episodes.toLocaleString("en-US")} episodes (${p.agents.length} agents), median of ${rounds}: without --watch ${b.toFixed(0)} ms, with the dashboard ${w.toFixed(0)} ms → ${added >= 0 ? "+" : ""}${added.toFixed(1)}% ${added <= 10 ? "(within the 10% target)" : "(OVER the 10% target)"}`,
+  );
+  // The wall-time difference is noisy on a shared machine; the drawing time itself is not.
+  const perRun = drawing.ms / drawing.runs;
+  console.log(
+    `    of which drawing: ${(drawing.frames / drawing.runs).toFixed(1)} frames, ${perRun.toFixed(1)} ms per run = ${((100 * perRun) / b).toFixed(1)}% of the run without --watch`,
+  );
+}
+
+export async function benchTui(): Promise<void> {
+  const episodes = value("--episodes", 5_000);
+  const rounds = value("--rounds", 3);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bazaar-bench-tui-"));
+  try {
+    // As the CLI does before it loads the dashboard (React's development build is far slower).
+    process.env.NODE_ENV ??= "production";
+    const t0 = performance.now();
+    await import("ink");
+    await import("react");
+    console.log(`live view (bazaar run --watch), wall time added to a simulated run:`);
+    console.log(
+      `  first import of ink + React: ${(performance.now() - t0).toFixed(0)} ms (once per process, only with --watch on a terminal)`,
+    );
+    await compare("bargain", episodes, rounds, dir);
+    await compare("choice", episodes, rounds, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchTui();

@@ -1,0 +1,59 @@
+import type { ChoiceOption, TaskKind } from "../../environments/choice/types.ts";
+
+/**
+ * One catalog-choice trial as the estimators need it: the fields of the trial export contract
+ * (`ChoiceTrialRecord`) that carry information about the choice, nothing else.
+ */
+export interface ChoiceTrial {
+  agent: string;
+  taskId: string;
+  /** The unique option set: the cluster of cluster-robust SEs and of the pair-clustered bootstrap. */
+  cluster: string;
+  kind: TaskKind;
+  /** Which re-draw of the set this is; with `cluster` it names one set of drawn attributes. */
+  appearance: number;
+  /** For each display slot, the option's index in the set's canonical order (its label: 0 = A). */
+  order: readonly number[];
+  /** Options in displayed order. */
+  options: readonly ChoiceOption[];
+  /** 0-based display slot of the booked option; null for a non-response. */
+  chosenSlot: number | null;
+}
+
+/**
+ * How binary answers enter the logit.
+ * - `first-shown` (default): y = booked the first-shown option, covariates first − second. The
+ *   intercept is the first-slot tendency; attribute weights are free of position effects.
+ * - `label`: the PriceBench reference form: y = booked label A, covariates A − B. With both orders
+ *   pooled its intercept is a label-A tendency (≈ 0) and a position effect is left in the noise.
+ */
+export type BinaryForm = "first-shown" | "label";
+
+/**
+ * What a binary non-response becomes.
+ * - `drop` (default): it is left out of every estimate and counted.
+ * - `as-B`: the reference's convention — every answer that is not "A" is coded "B" (label form).
+ */
+export type NonResponseCoding = "drop" | "as-B";
+
+export interface ChoiceConvention {
+  binaryForm: BinaryForm;
+  nonResponses: NonResponseCoding;
+  /** A short label a table can print, e.g. "default: first-shown form, non-responses dropped". */
+  label: string;
+}
+
+export const DEFAULT_CONVENTION: ChoiceConvention = {
+  binaryForm: "first-shown",
+  nonResponses: "drop",
+  label: "default: first-shown form (first − second), non-responses dropped",
+};
+
+export const REFERENCE_CONVENTION: ChoiceConvention = {
+  binaryForm: "label",
+  nonResponses: "as-B",
+  label: 'PriceBench reference: label form (A − B), every non-"A" binary answer coded "B"',
+};
+
+/** How the price enters utility: dollars, log dollars, or decile dummies (D1 the reference). */
+export type PriceForm = "linear" | "log" | "deciles";

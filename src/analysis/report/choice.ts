@@ -1,0 +1,245 @@
+/** The catalog-choice report: per-agent and brand tables, summary lines, and three figures. */
+import type { AgentChoiceAnalysis, ChoiceAnalysis } from "../choice/index.ts";
+import { coefficient } from "../choice/index.ts";
+import type { LogitFit } from "../logit/index.ts";
+import { intervalChart, labelledScatter, lineChart } from "./charts.ts";
+import { dollars, fixed, percent, pValue, sig, stars } from "./format.ts";
+import { markdownTable } from "./markdown.ts";
+import type { VegaLiteSpec } from "./svg.ts";
+
+export interface Table {
+  header: string[];
+  rows: string[][];
+}
+
+function beta(fit: LogitFit | undefined, name: string): string {
+  const c = fit ? coefficient(fit, name) : undefined;
+  return c ? `${sig(c.estimate)}${stars(c.p)}` : "–";
+}
+
+function wtpCell(a: AgentChoiceAnalysis, analysis: ChoiceAnalysis, form: "log" | "linear"): string {
+  const w = a.wtp?.[form];
+  if (!w) return "–";
+  const boot = analysis.bootstrap?.agents.find((b) => b.agent === a.agent);
+  const interval = form === "log" ? boot?.wtpLog : boot?.wtpLinear;
+  const [low, high] = interval ? [interval.low, interval.high] : [w.ciLow, w.ciHigh];
+  const flag = w.priceDecreasesUtility ? "" : " (β_price ≥ 0)";
+  return `${dollars(w.estimate, false)} [${dollars(low, false)}, ${dollars(high, false)}]${flag}`;
+}
+
+function statusCell(a: AgentChoiceAnalysis): string {
+  if (a.status === "locked") return `LOCKED (${a.triage.verdict.replace("locked-", "")})`;
+  if (a.status === "no-data") return "no data";
+  const fit = a.binary?.log;
+  if (fit && fit.status !== "ok") return `not identified: ${fit.problem}`;
+  return a.wellIdentified ? "engaged" : "engaged (weak)";
+}
+
+/** One row per agent: triage, β_price by form, β_review, fit, WTP with interval, mean booked price. */
+export function choiceAgentTable(analysis: ChoiceAnalysis): Table {
+  const interval = analysis.bootstrap ? `${Math.round(analysis.bootstrap.level * 100)}% boot.` : "95% delta";
+  const header = [
+    "agent",
+    "status",
+    "first-shown",
+    "non-resp.",
+    "β ln p",
+    "β price ($)",
+    "β deciles D10",
+    "β review",
+    "R² (log)",
+    "AIC lin − log",
+    "form",
+    `WTP log @${dollars(analysis.referencePrice, false)} [${interval}]`,
+    `WTP linear [${interval}]`,
+    "booked $",
+  ];
+  const rows = analysis.agents.map((a) => {
+    const b = a.binary;
+    const log = b?.log;
+    const aicGap =
+      b && b.linear.status === "ok" && b.log.status === "ok" ? fixed(b.linear.aic - b.log.aic, 1) : "–";
+    return [
+      a.agent,
+      statusCell(a),
+      percent(a.triage.firstShownRate),
+      String(a.triage.nonResponses),
+      beta(log, "lnPrice"),
+      beta(b?.linear, "price"),
+      beta(b?.deciles, "priceD10"),
+      beta(log, "review"),
+      log?.status === "ok" ? fixed(log.pseudoR2, 3) : "–",
+      aicGap,
+      b?.formChoice ?? "–",
+      wtpCell(a, analysis, "log"),
+      wtpCell(a, analysis, "linear"),
+      dollars(a.booking.meanPrice),
+    ];
+  });
+  return { header, rows };
+}
+
+/** Chain premiums (utils vs an otherwise comparable independent hotel) per engaged agent. */
+export function choiceBrandTable(analysis: ChoiceAnalysis): Table {
+  const withBrand = analysis.agents.filter((a) => a.brand);
+  const chains = ["Hilton", "Marriott", "IHG", "Hyatt", "Wyndham"];
+  return {
+    header: ["agent", ...chains, "controls"],
+    rows: withBrand.map((a) => [
+      a.agent,
+      ...chains.map((c) => {
+        const p = a.brand?.premiums?.find((x) => x.chain === c);
+        return p ? `${sig(p.estimate)}${stars(p.p)}` : "–";
+      }),
+      a.brand?.premiums
+        ? `deciles, stars, bed, cancel., breakfast, review${a.brand.neighborhoodControls ? ", neighborhood" : ""}`
+        : a.brand?.fit.status === "not-identified"
+          ? `not identified: ${a.brand.fit.problem}`
+          : "–",
+    ]),
+  };
+}
+
+/** The cross-agent findings, one line each. */
+export function choiceSummaryLines(analysis: ChoiceAnalysis): string[] {
+  const lines = [`Convention: ${analysis.convention.label}.`];
+  const locked = analysis.agents.filter((a) => a.status === "locked");
+  lines.push(
+    `Triage: ${analysis.agents.length - locked.length} engaged, ${locked.length} position-locked (|first-shown rate − 0.5| > 0.35)${locked.length ? `: ${locked.map((a) => `${a.agent} ${percent(a.triage.firstShownRate)}`).join(", ")}` : ""}; locked agents get no preference estimates.`,
+  );
+  lines.push(
+    `Price deciles: cut points ${analysis.decileEdges.map((e) => sig(e, 4)).join(", ")} (pooled option prices, reused for every agent).`,
+  );
+  const forms = analysis.agents.flatMap((a) => (a.binary?.formChoice ? [a.binary.formChoice] : []));
+  if (forms.length > 0) {
+    const count = (f: string) => forms.filter((x) => x === f).length;
+    lines.push(
+      `AIC rule: linear ${count("linear")}, log ${count("log")}, tie ${count("tie")}, insignificant ${count("insignificant")}.`,
+    );
+  }
+  const boot = analysis.bootstrap;
+  if (boot) {
+    lines.push(
+      `Bootstrap: ${boot.draws} draws over ${boot.clusters} unique binary option sets, shared by all agents; failed refits ${boot.agents.reduce((s, a) => s + a.failedLog + a.failedLinear, 0)}.`,
+    );
+    lines.push(
+      `Rank stability (mean Spearman of per-draw vs full-sample ranks): |β ln p| ${fixed(boot.priceRank.meanSpearman, 3)} over ${boot.priceRank.agents} agents; WTP ${fixed(boot.wtpRank.meanSpearman, 3)} over ${boot.wtpRank.agents} well-identified agents.`,
+    );
+    for (const s of [boot.wtpSpreadLog, boot.wtpSpreadLinear]) {
+      lines.push(
+        `WTP spread (${s.form} form, max/min over ${s.agents} well-identified agents): ${fixed(s.point, 1)}× [${fixed(s.interval?.low, 1)}×, ${fixed(s.interval?.high, 1)}×]; ${s.separablePairs} of ${s.pairs} pairs have non-overlapping intervals.`,
+      );
+    }
+  }
+  const m = analysis.multiplicity;
+  lines.push(
+    `Multiplicity: of ${m.tests.length} coefficient tests, ${m.significant} have p < ${m.alpha}, ${m.survivesBonferroni} survive Bonferroni and ${m.survivesBh} Benjamini–Hochberg; of ${m.strongClaims} at p < 0.001, Bonferroni loses ${m.strongLostBonferroni} and BH ${m.strongLostBh}.`,
+  );
+  const fa = analysis.formatAgreement;
+  if (fa.agents.length > 0)
+    lines.push(
+      `Binary vs ternary (${fa.agents.length} agents): Spearman ρ ${fixed(fa.spearmanLog, 2)} (log price), ${fixed(fa.spearmanLinear, 2)} (linear).`,
+    );
+  const hits = analysis.agents.filter((a) => a.fiveHitRate);
+  if (hits.length > 0)
+    lines.push(
+      `Five-option tasks predicted by binary utilities: ${hits.map((a) => `${a.agent} ${percent(a.fiveHitRate!.hitRate)}`).join(", ")} (chance ${percent(hits[0]!.fiveHitRate!.chance)}).`,
+    );
+  const pb = analysis.providerBrand;
+  if (pb)
+    lines.push(
+      `Brand correlation within providers ${fixed(pb.withinMeanR, 3)} vs across ${fixed(pb.acrossMeanR, 3)} (permutation p = ${pValue(pb.p)}, ${pb.permutations} permutations).`,
+    );
+  return lines;
+}
+
+export interface Figure {
+  file: string;
+  title: string;
+  spec: VegaLiteSpec;
+}
+
+/** Price-decile utility curves, the price–quality map, and the WTP ranking with intervals. */
+export function choiceFigures(analysis: ChoiceAnalysis, suffix = ""): Figure[] {
+  const engaged = analysis.agents.filter((a) => a.binary);
+  const curves = engaged.flatMap((a) => {
+    const fit = a.binary!.deciles;
+    if (fit.status !== "ok") return [];
+    return analysis.decileMedians.map((x, d) => ({
+      series: a.agent,
+      x,
+      y: d === 0 ? 0 : (coefficient(fit, `priceD${d + 1}`)?.estimate ?? Number.NaN),
+    }));
+  });
+  const map = engaged.flatMap((a) => {
+    const p = coefficient(a.binary!.log, "lnPrice");
+    const r = coefficient(a.binary!.log, "review");
+    return p && r
+      ? [
+          {
+            x: p.estimate,
+            y: r.estimate,
+            label: `${a.agent} ${dollars(a.wtp?.log?.estimate, false)}`,
+            group: a.wellIdentified ? "well identified" : "weak",
+          },
+        ]
+      : [];
+  });
+  const ranking = engaged.flatMap((a) => {
+    const w = a.wtp?.log;
+    if (!w || !a.wellIdentified) return [];
+    const boot = analysis.bootstrap?.agents.find((b) => b.agent === a.agent)?.wtpLog;
+    return [
+      { label: a.agent, estimate: w.estimate, low: boot?.low ?? w.ciLow, high: boot?.high ?? w.ciHigh },
+    ];
+  });
+  const ref = dollars(analysis.referencePrice, false);
+  return [
+    {
+      file: `decile-curves${suffix}.svg`,
+      title: "Price-decile utility curves",
+      spec: lineChart({
+        title: "Utility by price decile (D1 = 0)",
+        points: curves,
+        xTitle: "median price in decile ($, log scale)",
+        yTitle: "utility relative to D1",
+        logX: true,
+      }),
+    },
+    {
+      file: `price-quality-map${suffix}.svg`,
+      title: "Price–quality map",
+      spec: labelledScatter({
+        title: `Price vs quality weights (labels: WTP per review point at ${ref})`,
+        points: map,
+        xTitle: "β ln price",
+        yTitle: "β review score (per point)",
+      }),
+    },
+    {
+      file: `wtp-ranking${suffix}.svg`,
+      title: "WTP ranking",
+      spec: intervalChart({
+        title: `WTP per review point at ${ref} (${analysis.bootstrap ? "bootstrap" : "delta-method"} intervals)`,
+        rows: ranking,
+        xTitle: "dollars per review-score point",
+      }),
+    },
+  ];
+}
+
+/** A markdown section for one analysis (tables, findings, figure links). */
+export function choiceReport(analysis: ChoiceAnalysis, figures: readonly Figure[]): string[] {
+  const agents = choiceAgentTable(analysis);
+  const brand = choiceBrandTable(analysis);
+  return [
+    ...choiceSummaryLines(analysis).map((l) => `- ${l}`),
+    "### Per agent",
+    markdownTable(agents.header, agents.rows),
+    "Stars: * p < 0.05, ** p < 0.01, *** p < 0.001 (model-based SEs). β price is per dollar; WTP is dollars per review-score point (0–10 scale).",
+    "### Brand premiums (utils vs an independent hotel)",
+    brand.rows.length ? markdownTable(brand.header, brand.rows) : "No engaged agent with binary answers.",
+    "### Figures",
+    ...figures.map((f) => `![${f.title}](${f.file})`),
+  ];
+}

@@ -1,0 +1,179 @@
+/**
+ * The elicit audit's report: a markdown page and Vega-Lite figures rendered to SVG by Vega's headless
+ * renderer (no canvas). Vega is loaded only when a report is asked for.
+ */
+import type { AgentAudit, LocalResidual } from "../../analysis/consistency/index.ts";
+
+export interface Figure {
+  file: string;
+  title: string;
+  svg: string;
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "agent"
+  );
+}
+
+function residualRows(residuals: readonly LocalResidual[]) {
+  return residuals
+    .filter((r) => r.testable)
+    .map((r) => ({
+      label: `${r.group.split("/").slice(0, 2).join("/")} ${r.comparison}${r.path ? ` ${r.path}` : ""}`,
+      domain: r.group.split("/")[0],
+      estimate: r.relative.estimate,
+      low: r.relative.low,
+      high: r.relative.high,
+      excludes: r.excludesZero ? "interval excludes 0" : "covers 0",
+    }));
+}
+
+/** Price-normalised residuals with their 95% Wald intervals, one row per comparison. */
+export function residualSpec(title: string, residuals: readonly LocalResidual[]): Record<string, unknown> {
+  const values = residualRows(residuals);
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title,
+    width: 420,
+    height: { step: 12 },
+    data: { values },
+    layer: [
+      { mark: { type: "rule", color: "#888", strokeDash: [4, 3] }, encoding: { x: { datum: 0 } } },
+      {
+        mark: { type: "rule", strokeWidth: 1.5 },
+        encoding: {
+          y: { field: "label", type: "nominal", sort: null, title: null, axis: { labelLimit: 320 } },
+          x: {
+            field: "low",
+            type: "quantitative",
+            title: "residual / mean endpoint price (95% Wald interval)",
+          },
+          x2: { field: "high" },
+          color: { field: "domain", type: "nominal" },
+        },
+      },
+      {
+        mark: { type: "point", filled: true },
+        encoding: {
+          y: { field: "label", type: "nominal", sort: null },
+          x: { field: "estimate", type: "quantitative" },
+          color: { field: "domain", type: "nominal" },
+          shape: { field: "excludes", type: "nominal", title: null },
+        },
+      },
+    ],
+  };
+}
+
+/** Mean |R1,k| / s_ab against k, with bootstrap intervals over paths, one line per agent. */
+export function pathLengthSpec(audits: readonly AgentAudit[]): Record<string, unknown> {
+  const values = audits.flatMap((a) =>
+    a.pathLength.map((p) => ({
+      agent: a.agent,
+      steps: p.steps,
+      error: p.meanError,
+      low: p.low ?? p.meanError,
+      high: p.high ?? p.meanError,
+    })),
+  );
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Path-length stress: mean P1 error by number of steps",
+    width: 360,
+    height: 220,
+    data: { values },
+    encoding: {
+      x: { field: "steps", type: "ordinal", title: "steps k along the path" },
+      color: { field: "agent", type: "nominal" },
+    },
+    layer: [
+      {
+        mark: { type: "line", point: true },
+        encoding: { y: { field: "error", type: "quantitative", title: "mean |R1,k| / s_ab" } },
+      },
+      {
+        mark: { type: "rule" },
+        encoding: { y: { field: "low", type: "quantitative" }, y2: { field: "high" } },
+      },
+    ],
+  };
+}
+
+/** T relative to the mean endpoint price per audit group, coloured by the Bonferroni verdict. */
+export function groupSpec(audit: AgentAudit): Record<string, unknown> {
+  const values = audit.groups.map((g) => ({
+    group: `${g.domain}/${g.utterance}`,
+    relative: g.relativeRmse,
+    verdict: g.rejected ? "rejected (Bonferroni)" : "not rejected",
+  }));
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: `${audit.agent}: global misfit T by audit group`,
+    width: 360,
+    height: { step: 16 },
+    data: { values },
+    mark: "bar",
+    encoding: {
+      y: { field: "group", type: "nominal", sort: null, title: null },
+      x: {
+        field: "relative",
+        type: "quantitative",
+        title: "T / mean endpoint listed price",
+        axis: { format: "%" },
+      },
+      color: {
+        field: "verdict",
+        type: "nominal",
+        scale: { domain: ["rejected (Bonferroni)", "not rejected"], range: ["#c0392b", "#7f8c8d"] },
+      },
+    },
+  };
+}
+
+async function renderSvg(spec: Record<string, unknown>): Promise<string> {
+  const vega = await import("vega");
+  const { compile } = await import("vega-lite");
+  const view = new vega.View(vega.parse(compile(spec as never).spec), { renderer: "none" });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Every figure of the report, rendered. */
+export async function renderFigures(audits: readonly AgentAudit[]): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const a of audits) {
+    const s = slug(a.agent);
+    if (a.groups.length > 0)
+      figures.push({
+        file: `groups-${s}.svg`,
+        title: `${a.agent}: T by audit group`,
+        svg: await renderSvg(groupSpec(a)),
+      });
+    if (a.p2Residuals.some((r) => r.testable))
+      figures.push({
+        file: `p2-residuals-${s}.svg`,
+        title: `${a.agent}: P2 residuals (offer pair vs item queries)`,
+        svg: await renderSvg(residualSpec(`${a.agent}: P2 residuals R2 / s_ab`, a.p2Residuals)),
+      });
+    if (a.p1Residuals.some((r) => r.testable))
+      figures.push({
+        file: `p1-residuals-${s}.svg`,
+        title: `${a.agent}: P1 residuals (path additivity, k = 2)`,
+        svg: await renderSvg(residualSpec(`${a.agent}: P1 residuals R1 / s_ab`, a.p1Residuals)),
+      });
+  }
+  if (audits.some((a) => a.pathLength.length > 0))
+    figures.push({
+      file: "path-length.svg",
+      title: "Path-length stress",
+      svg: await renderSvg(pathLengthSpec(audits)),
+    });
+  return figures;
+}

@@ -1,0 +1,20 @@
+export { type CsvTable, readCsvTable } from "./csv-table.ts";
+export {
+  type PriceBenchRelease,
+  type ResponseBlock,
+  type ResponseFile,
+  readPriceBenchRelease,
+} from "./release.ts";
+export { parseResponseFile, type ResponseRow, SWAP_OFFSET } from "./responses.ts";
+export {
+  displayedTask,
+  type ImportedRun,
+  importedRuns,
+  isPriceBenchRun,
+  outcomeOf,
+  PRICEBENCH_SOURCE,
+  priceBenchAgent,
+  priceBenchRunId,
+} from "./runs.ts";
+export { OPTION_FIELDS, type PriceBenchTask, parseTaskFile } from "./tasks.ts";
+export { type ImportResult, importPriceBench } from "./write.ts";

@@ -1,0 +1,127 @@
+/**
+ * Paged reads of a run's trials for the terminal UI: keyset pages on seq (so the first screen of a
+ * 100,000-trial run costs what a 10-trial run does) with filters compiled to SQL, so a filtered page
+ * is found by SQLite rather than by parsing every trial in JavaScript.
+ */
+import type { SqliteStore, TrialPageRow, TrialWhere } from "./sqlite-store.ts";
+
+type Scalar = string | number | boolean | null;
+type CompareOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
+
+/** One filter on a stored trial; a page matches all the conditions it is given. */
+export type TrialCondition =
+  | { column: "agent"; equals: string }
+  | { column: "nonResponse" | "agentError"; equals: boolean }
+  /** A JSON value of the stored result (`{ outcome, usage }`) or task, compared with a constant. */
+  | { json: "result" | "task"; path: string; op: CompareOp; value: Scalar }
+  | { json: "result" | "task"; path: string; op: "is null" | "is not null" }
+  /** Two JSON values of the same document compared with each other (e.g. cost > budget). */
+  | { json: "result" | "task"; path: string; op: CompareOp; otherPath: string };
+
+/** A JSON path as SQLite's json_extract reads it: `$.a.b`, `$.a[0]`. Anything else is refused. */
+const JSON_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/;
+const OPS: ReadonlySet<string> = new Set(["=", "!=", "<", "<=", ">", ">="]);
+
+function extract(doc: "result" | "task", path: string): string {
+  if (!JSON_PATH.test(path)) throw new Error(`trial filter: not a JSON path: ${JSON.stringify(path)}`);
+  return `json_extract(${doc === "result" ? "t.result" : "k.task"}, '${path}')`;
+}
+
+/** Compiles conditions to the SQL `trialPage` takes; undefined when there are none. */
+export function trialWhere(conditions: readonly TrialCondition[]): TrialWhere | undefined {
+  if (conditions.length === 0) return undefined;
+  const parts: string[] = [];
+  const params: (string | number | null)[] = [];
+  for (const c of conditions) {
+    if ("column" in c) {
+      if (c.column === "agent") {
+        parts.push("t.agent = ?");
+        params.push(c.equals);
+      } else {
+        parts.push(`t.${c.column === "nonResponse" ? "non_response" : "agent_error"} = ?`);
+        params.push(c.equals ? 1 : 0);
+      }
+      continue;
+    }
+    const left = extract(c.json, c.path);
+    if (!("value" in c) && !("otherPath" in c)) {
+      parts.push(`${left} ${c.op === "is null" ? "IS NULL" : "IS NOT NULL"}`);
+      continue;
+    }
+    if (!OPS.has(c.op)) throw new Error(`trial filter: unknown operator ${c.op}`);
+    if ("value" in c) {
+      // SQLite's json_extract gives JSON booleans as 1 and 0.
+      parts.push(`${left} ${c.op} ?`);
+      params.push(typeof c.value === "boolean" ? (c.value ? 1 : 0) : c.value);
+    } else {
+      parts.push(`${left} ${c.op} ${extract(c.json, c.otherPath)}`);
+    }
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+/** A stored trial with its task and result parsed. */
+export interface PagedTrial {
+  seq: number;
+  trialKey: string;
+  agent: string;
+  replicate: number;
+  nonResponse: boolean;
+  agentError: boolean;
+  task: unknown;
+  result: unknown;
+}
+
+function parseRows(rows: readonly TrialPageRow[]): PagedTrial[] {
+  // Pages are mostly task-major runs of the same task: parse each task text once per page.
+  let lastText = "";
+  let lastTask: unknown;
+  return rows.map((r) => {
+    if (r.task !== lastText) {
+      lastText = r.task;
+      lastTask = JSON.parse(r.task);
+    }
+    return {
+      seq: r.seq,
+      trialKey: r.trialKey,
+      agent: r.agent,
+      replicate: r.replicate,
+      nonResponse: r.nonResponse === 1,
+      agentError: r.agentError === 1,
+      task: lastTask,
+      result: JSON.parse(r.result),
+    };
+  });
+}
+
+/** Up to `limit` matching trials with seq > afterSeq (from the start when afterSeq is -1), ascending. */
+export function trialsAfter(
+  store: SqliteStore,
+  runId: string,
+  afterSeq: number,
+  limit: number,
+  where?: TrialWhere,
+): PagedTrial[] {
+  return parseRows(store.trialPage(runId, { afterSeq, limit, where }).rows);
+}
+
+/** Up to `limit` matching trials with seq < beforeSeq, in ascending order (the page just before). */
+export function trialsBefore(
+  store: SqliteStore,
+  runId: string,
+  beforeSeq: number,
+  limit: number,
+  where?: TrialWhere,
+): PagedTrial[] {
+  return parseRows(store.trialPage(runId, { beforeSeq, limit, where }).rows).reverse();
+}
+
+/** The trial with this seq, if it is stored. */
+export function trialAt(store: SqliteStore, runId: string, seq: number): PagedTrial | undefined {
+  return trialsAfter(store, runId, seq - 1, 1).find((t) => t.seq === seq);
+}
+
+/** How many trials of the run match. */
+export function countTrials(store: SqliteStore, runId: string, where?: TrialWhere): number {
+  return store.trialPage(runId, { afterSeq: -1, limit: 0, where, count: true }).matched ?? 0;
+}

@@ -1,0 +1,54 @@
+// Automatic JSX even where tsx finds no tsconfig (bazaar run from any folder).
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
+import { Box, Text } from "ink";
+import { bar, clip, count, duration, tokens, usd } from "../format.ts";
+import type { AgentRow } from "../state/dashboard.ts";
+
+/**
+ * One agent's progress: a bar with done/total, trials/s and ETA on the first line; non-responses,
+ * errors, retries, tokens and cost on the second (so the whole fits 80 columns). `compact` puts it
+ * all on one line, for runs with many agents.
+ */
+export function AgentProgress({
+  row,
+  width,
+  nameWidth,
+  compact,
+}: {
+  row: AgentRow;
+  width: number;
+  nameWidth: number;
+  compact?: boolean;
+}) {
+  const share = row.total === 0 ? 1 : row.done / row.total;
+  const figures = ` ${count(row.done)}/${count(row.total)} · ${count(row.trialsPerSecond)}/s · ETA ${duration(row.etaSeconds)}`;
+  const name = clip(row.agent, nameWidth).padEnd(nameWidth);
+  const u = row.usage;
+  const cost = `tokens ${tokens(u.inputTokens)} in / ${tokens(u.outputTokens)} out · cost ${usd(row.costUsd)}`;
+  const counts = `non-responses ${count(row.nonResponses)} · errors ${count(row.errors)} · retries ${count(row.retries)}`;
+  const color = row.errors > 0 ? "red" : "gray";
+  if (compact) {
+    const tail = ` · nr ${count(row.nonResponses)} · err ${count(row.errors)} · rt ${count(row.retries)} · ${tokens(u.inputTokens)}/${tokens(u.outputTokens)} tok · ${usd(row.costUsd)}`;
+    const barWidth = Math.max(4, Math.min(20, width - nameWidth - 1 - figures.length - tail.length));
+    return (
+      <Text wrap="truncate">
+        <Text bold>{name}</Text> <Text color={share >= 1 ? "green" : "cyan"}>{bar(share, barWidth)}</Text>
+        {figures}
+        <Text color={color}>{tail}</Text>
+      </Text>
+    );
+  }
+  const barWidth = Math.max(5, Math.min(40, width - nameWidth - 1 - figures.length));
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate">
+        <Text bold>{name}</Text> <Text color={share >= 1 ? "green" : "cyan"}>{bar(share, barWidth)}</Text>
+        {figures}
+      </Text>
+      <Text wrap="truncate" color={color}>
+        {clip(`${" ".repeat(nameWidth + 1)}${counts} · ${cost}`, width)}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,119 @@
+// Automatic JSX even where tsx finds no tsconfig (bazaar run from any folder).
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
+import { Box, Static, Text } from "ink";
+import { clip, count, duration } from "../format.ts";
+import type { DashboardView } from "../state/dashboard.ts";
+import { AgentProgress } from "./AgentProgress.tsx";
+import { EpisodeView } from "./EpisodeView.tsx";
+import { FeedLine } from "./FeedLine.tsx";
+import { Help, type KeyHelp } from "./Help.tsx";
+import { StatsPanel } from "./StatsPanel.tsx";
+
+export const LIVE_KEYS: readonly KeyHelp[] = [
+  { keys: "space", does: "pause / resume the episode up close" },
+  { keys: "← →", does: "step its turns back / forward (pauses)" },
+  { keys: "n", does: "show the latest finished episode" },
+  { keys: "?", does: "this help" },
+  { keys: "q, ctrl-c", does: "stop the run (finished trials are kept; run again to resume)" },
+];
+
+export interface DashboardProps {
+  view: DashboardView;
+  width: number;
+  /** Rows for the episode up close (the live area stays small; the feed scrolls above it). */
+  episodeHeight: number;
+  help?: boolean;
+  /** Agents listed at most (the rest are summed in one line); more than 3 get one line each. */
+  maxAgents?: number;
+  /** Whether keys work (a terminal on stdin); otherwise the key line is not shown. */
+  interactive?: boolean;
+}
+
+/**
+ * The live run: the finished-episode feed printed once above (ink <Static>), and below it a small
+ * live area — run totals, a progress row per agent, errors, one episode up close, its agent's
+ * running statistics. Once the run has ended, the totals stay (the episode goes: the feed above
+ * shows the last ones, and the command's summary follows).
+ */
+export function Dashboard({
+  view,
+  width,
+  episodeHeight,
+  help,
+  maxAgents = 12,
+  interactive = true,
+}: DashboardProps) {
+  const nameWidth = Math.min(24, Math.max(...view.agents.map((a) => a.agent.length), 5));
+  const compact = view.agents.length > 3;
+  const listed = view.agents.slice(0, maxAgents);
+  const rest = view.agents.slice(listed.length);
+  const f = view.featured;
+  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${count(view.trialsPerSecond)} trials/s · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed`;
+  return (
+    <>
+      <Static items={view.feed as DashboardView["feed"][number][]}>
+        {(item) => <FeedLine key={item.id} item={item} width={width} />}
+      </Static>
+      <Box flexDirection="column" width={width}>
+        <Text bold wrap="truncate">
+          {clip(header, width)}
+        </Text>
+        {listed.map((a) => (
+          <AgentProgress key={a.agent} row={a} width={width} nameWidth={nameWidth} compact={compact} />
+        ))}
+        {rest.length > 0 ? (
+          <Text color="gray" wrap="truncate">
+            {clip(
+              `… ${rest.length} more agents: ${count(rest.reduce((s, a) => s + a.done, 0))}/${count(rest.reduce((s, a) => s + a.total, 0))} done · non-responses ${count(rest.reduce((s, a) => s + a.nonResponses, 0))} · errors ${count(rest.reduce((s, a) => s + a.errors, 0))}`,
+              width,
+            )}
+          </Text>
+        ) : null}
+        {view.errorCount > 0 ? (
+          <Box flexDirection="column">
+            <Text color="red" bold>
+              {count(view.errorCount)} error{view.errorCount === 1 ? "" : "s"}
+              {view.errorCount > view.errors.length ? ` (latest ${view.errors.length})` : ""}:
+            </Text>
+            {view.errors.map((e, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the latest errors, in order
+              <Text key={i} color="red" wrap="truncate">
+                {clip(`  ${e}`, width)}
+              </Text>
+            ))}
+          </Box>
+        ) : null}
+        {help ? <Help title="keys (live run)" keys={LIVE_KEYS} width={width} /> : null}
+        {view.finished ? null : f ? (
+          <EpisodeView
+            model={f.model}
+            step={f.step}
+            width={width}
+            height={episodeHeight}
+            compact
+            status={f.paused ? "paused" : undefined}
+          />
+        ) : (
+          <Text color="gray">waiting for the first finished episode…</Text>
+        )}
+        {view.stats && f && !view.finished ? (
+          <StatsPanel stats={view.stats} agent={f.model.agent} width={width} />
+        ) : null}
+        {view.finished ? (
+          <Text color={view.finished.interrupted || view.finished.failure ? "yellow" : "green"} bold>
+            {view.finished.failure
+              ? "run failed"
+              : view.finished.interrupted
+                ? "run stopped: run the same command again to resume"
+                : "run finished"}
+          </Text>
+        ) : interactive ? (
+          <Text color="gray" wrap="truncate">
+            {clip("space pause · ←/→ step · n latest · ? help · q stop", width)}
+          </Text>
+        ) : null}
+      </Box>
+    </>
+  );
+}

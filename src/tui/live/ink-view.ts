@@ -1,0 +1,90 @@
+/** The ink dashboard of `bazaar run --watch` (loaded only on a terminal; see run-view.ts). */
+import { type Instance, render } from "ink";
+import { createElement } from "react";
+import type { DashboardView } from "../state/dashboard.ts";
+import { LiveApp, type LiveCommands } from "./LiveApp.tsx";
+import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./run-view.ts";
+
+/** Wall time per unit of frame time: 50 keeps the live view near 2% of a busy run. */
+const DUTY = 50;
+const MAX_GAP_MS = 1_000;
+
+export function inkRunView(o: RunViewOptions): RunView {
+  const now = o.now ?? Date.now;
+  const state = dashboardState(o, now());
+  const commands: LiveCommands = {
+    togglePause: () => {
+      state.togglePause();
+      draw();
+    },
+    step: (d) => {
+      state.stepFeatured(d);
+      draw();
+    },
+    latest: () => {
+      state.jumpToLatest(now());
+      draw();
+    },
+    stop: o.onStop,
+  };
+  let view: DashboardView = state.snapshot(now());
+  // Mounted by the first frame, so a run that ends sooner draws once, at the end.
+  let app: Instance | null = null;
+  /** A frame: a snapshot, and React and ink render it before `draw` returns. */
+  let frames = 0;
+  let drawingMs = 0;
+  function draw(): void {
+    const t0 = performance.now();
+    frames++;
+    view = state.snapshot(now());
+    const element = createElement(LiveApp, { view, commands });
+    if (app) app.rerender(element);
+    else {
+      app = render(element, {
+        stdout: o.stdout,
+        ...(o.stdin ? { stdin: o.stdin } : {}),
+        exitOnCtrlC: false,
+        patchConsole: false,
+        // The pacing below decides when frames happen; ink need not hold them back.
+        maxFps: 60,
+        // Only the lines that changed are rewritten: less to send to a (remote) terminal.
+        incrementalRendering: true,
+      });
+    }
+    drawingMs += performance.now() - t0;
+  }
+  // Frames at a pace that keeps the view's share of the run small: the last frame's cost decides
+  // the wait for the next, DUTY times as long and at least `refreshMs` — fast when frames are cheap,
+  // sparse when the screen is big or the machine busy.
+  const minMs = o.refreshMs ?? 200;
+  let timer: NodeJS.Timeout | undefined;
+  const frame = () => {
+    const t0 = performance.now();
+    draw();
+    timer = setTimeout(frame, Math.min(MAX_GAP_MS, Math.max(minMs, DUTY * (performance.now() - t0))));
+    timer.unref();
+  };
+  timer = setTimeout(frame, minMs);
+  timer.unref();
+  return {
+    onProgress: (p) => state.progress(p),
+    onTrial: (r) => state.trial(agentIndexOf(o.plan, r), r),
+    retry: (m) => state.retry(m),
+    error: (m) => state.error(m),
+    drawn: () => ({ frames, ms: drawingMs }),
+    async finish(result, failure) {
+      clearTimeout(timer);
+      const message =
+        failure === undefined ? undefined : `run failed: ${(failure as Error)?.message ?? failure}`;
+      state.finish(result ?? { stored: view.stored, elapsedMs: view.elapsedMs, interrupted: true }, message);
+      draw();
+      const t0 = performance.now();
+      const exited = app!.waitUntilExit().catch(() => {});
+      app!.unmount();
+      await exited;
+      drawingMs += performance.now() - t0;
+      // Ink leaves its last frame without a line end; the command's summary starts below it.
+      o.stdout.write("\n");
+    },
+  };
+}
