@@ -7,9 +7,11 @@ import { benchChoice } from "./choice.ts";
 import { benchChoiceAnalysis } from "./choice-analysis.ts";
 import { benchLlm } from "./llm.ts";
 import { benchLogit } from "./logit.ts";
+import { benchTui } from "./tui.ts";
 
 await benchChoice();
 await benchLogit();
 await benchChoiceAnalysis();
 await benchLlm();
 await benchBargain();
+await benchTui();

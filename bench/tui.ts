@@ -1,7 +1,8 @@
 /**
  * What the live view costs: a 5,000-episode simulated run with and without `--watch`, in one
  * process, alternating the two so that a shared, noisy machine slows both alike; the ratio of the
- * median wall times is the figure (target: at most 10% added). The dashboard draws into a stream that
+ * best wall times of the rounds is the figure (target: at most 10% added), with the medians beside
+ * it and the time the dashboard itself spent drawing. The dashboard draws into a stream that
  * says it is a 100×40 terminal and throws the bytes away, so everything up to the terminal itself is
  * measured: folding every trial, snapshots, React, layout, ink's frame diffing. The one-off import of
  * ink and React (paid only when the dashboard opens) is reported on its own.
@@ -104,22 +105,26 @@ async function compare(env: string, episodes: number, rounds: number, dir: strin
       bare.push(await timed(p, episodes, dir, "none"));
     }
   }
-  const b = median(bare);
-  const w = median(watched);
+  // Noise on a shared machine only ever adds time, so the fastest of the rounds is the headline;
+  // the medians are printed beside it.
+  const b = Math.min(...bare);
+  const w = Math.min(...watched);
   const added = (100 * (w - b)) / b;
+  const addedMedian = (100 * (median(watched) - median(bare))) / median(bare);
+  const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`;
   console.log(
-    `  ${env}: ${episodes.toLocaleString("en-US")} episodes (${p.agents.length} agents), median of ${rounds}: without --watch ${b.toFixed(0)} ms, with the dashboard ${w.toFixed(0)} ms → ${added >= 0 ? "+" : ""}${added.toFixed(1)}% ${added <= 10 ? "(within the 10% target)" : "(OVER the 10% target)"}`,
+    `  ${env}: ${episodes.toLocaleString("en-US")} episodes (${p.agents.length} agents), best of ${rounds}: without --watch ${b.toFixed(0)} ms, with the dashboard ${w.toFixed(0)} ms → ${signed(added)} ${added <= 10 ? "(within the 10% target)" : "(OVER the 10% target)"}; medians ${median(bare).toFixed(0)} / ${median(watched).toFixed(0)} ms → ${signed(addedMedian)}`,
   );
   // The wall-time difference is noisy on a shared machine; the drawing time itself is not.
   const perRun = drawing.ms / drawing.runs;
   console.log(
-    `    of which drawing: ${(drawing.frames / drawing.runs).toFixed(1)} frames, ${perRun.toFixed(1)} ms per run = ${((100 * perRun) / b).toFixed(1)}% of the run without --watch`,
+    `    the dashboard drawing itself: ${(drawing.frames / drawing.runs).toFixed(1)} frames, ${perRun.toFixed(1)} ms per run = ${((100 * perRun) / b).toFixed(1)}% of the run without --watch`,
   );
 }
 
 export async function benchTui(): Promise<void> {
   const episodes = value("--episodes", 5_000);
-  const rounds = value("--rounds", 3);
+  const rounds = value("--rounds", 7);
   const dir = mkdtempSync(path.join(os.tmpdir(), "bazaar-bench-tui-"));
   try {
     // As the CLI does before it loads the dashboard (React's development build is far slower).

@@ -27,11 +27,31 @@ function extract(doc: "result" | "task", path: string): string {
   return `json_extract(${doc === "result" ? "t.result" : "k.task"}, '${path}')`;
 }
 
-/** Compiles conditions to the SQL `trialPage` takes; undefined when there are none. */
-export function trialWhere(conditions: readonly TrialCondition[]): TrialWhere | undefined {
+/** One JSON condition as SQL over `t.result` or `k.task`, with its parameters. */
+function jsonCondition(
+  c: Extract<TrialCondition, { json: unknown }>,
+  params: (string | number | null)[],
+): string {
+  const left = extract(c.json, c.path);
+  if (!("value" in c) && !("otherPath" in c))
+    return `${left} ${c.op === "is null" ? "IS NULL" : "IS NOT NULL"}`;
+  if (!OPS.has(c.op)) throw new Error(`trial filter: unknown operator ${c.op}`);
+  if ("otherPath" in c) return `${left} ${c.op} ${extract(c.json, c.otherPath)}`;
+  // SQLite's json_extract gives JSON booleans as 1 and 0.
+  params.push(typeof c.value === "boolean" ? (c.value ? 1 : 0) : c.value);
+  return `${left} ${c.op} ?`;
+}
+
+/**
+ * Compiles conditions to the SQL `trialPage` takes; undefined when there are none. Conditions on
+ * the task become one set of task indexes, so each task's JSON is read once, not once per trial.
+ */
+export function trialWhere(runId: string, conditions: readonly TrialCondition[]): TrialWhere | undefined {
   if (conditions.length === 0) return undefined;
   const parts: string[] = [];
   const params: (string | number | null)[] = [];
+  const taskParts: string[] = [];
+  const taskParams: (string | number | null)[] = [];
   for (const c of conditions) {
     if ("column" in c) {
       if (c.column === "agent") {
@@ -41,21 +61,14 @@ export function trialWhere(conditions: readonly TrialCondition[]): TrialWhere | 
         parts.push(`t.${c.column === "nonResponse" ? "non_response" : "agent_error"} = ?`);
         params.push(c.equals ? 1 : 0);
       }
-      continue;
-    }
-    const left = extract(c.json, c.path);
-    if (!("value" in c) && !("otherPath" in c)) {
-      parts.push(`${left} ${c.op === "is null" ? "IS NULL" : "IS NOT NULL"}`);
-      continue;
-    }
-    if (!OPS.has(c.op)) throw new Error(`trial filter: unknown operator ${c.op}`);
-    if ("value" in c) {
-      // SQLite's json_extract gives JSON booleans as 1 and 0.
-      parts.push(`${left} ${c.op} ?`);
-      params.push(typeof c.value === "boolean" ? (c.value ? 1 : 0) : c.value);
-    } else {
-      parts.push(`${left} ${c.op} ${extract(c.json, c.otherPath)}`);
-    }
+    } else if (c.json === "task") taskParts.push(jsonCondition(c, taskParams));
+    else parts.push(jsonCondition(c, params));
+  }
+  if (taskParts.length > 0) {
+    parts.push(
+      `t.task_index IN (SELECT k.task_index FROM tasks k WHERE k.run_id = ? AND ${taskParts.join(" AND ")})`,
+    );
+    params.push(runId, ...taskParams);
   }
   return { sql: parts.join(" AND "), params };
 }

@@ -4,7 +4,7 @@ import { runCli, tempDir } from "../helpers/cli.ts";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape codes
 const ESCAPE = /\u001b/;
 
-describe("bazaar run --watch and bazaar watch, piped (no terminal)", () => {
+describe.concurrent("bazaar run --watch and bazaar watch, piped (no terminal)", () => {
   it("choice: plain progress and summary, then the run replayed as lines", async () => {
     const cwd = tempDir();
     const run = await runCli(
@@ -26,9 +26,11 @@ describe("bazaar run --watch and bazaar watch, piped (no terminal)", () => {
     );
     expect(run.stderr).toMatch(/^ {2}first-slot rate: binary 9\d\.\d%/m);
 
-    const list = await runCli(["watch", runId!, "--agent", "sim:locked", "--outcome", "B", "--limit", "3"], {
-      cwd,
-    });
+    // Two readers of the same store at once, as a user with two terminals would have.
+    const [list, episode] = await Promise.all([
+      runCli(["watch", runId!, "--agent", "sim:locked", "--outcome", "B", "--limit", "3"], { cwd }),
+      runCli(["watch", runId!, "--episode", "3"], { cwd }),
+    ]);
     expect(list.code).toBe(0);
     expect(list.stdout).not.toMatch(ESCAPE);
     const lines = list.stdout.trim().split("\n");
@@ -36,7 +38,6 @@ describe("bazaar run --watch and bazaar watch, piped (no terminal)", () => {
     expect(lines.slice(2, 5).every((l) => /^#\d+ sim:locked · B · binary · /.test(l))).toBe(true);
     expect(lines[5]).toMatch(/^… \d+ more/);
 
-    const episode = await runCli(["watch", runId!, "--episode", "3"], { cwd });
     expect(episode.code).toBe(0);
     expect(episode.stdout).toMatch(/^episode #3 · sim:locked · choice$/m);
     expect(episode.stdout).toMatch(/^Option B( {2}<- booked)?\nHotel: /m);

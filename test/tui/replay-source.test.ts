@@ -36,14 +36,16 @@ afterAll(() => {
 describe("trial pages", () => {
   it("pages by seq in both directions, under filters compiled to SQL", () => {
     const { store, plan } = bargain;
-    const deals = trialWhere([{ json: "result", path: "$.outcome.outcome", op: "=", value: "deal" }]);
+    const deals = trialWhere(plan.runId, [
+      { json: "result", path: "$.outcome.outcome", op: "=", value: "deal" },
+    ]);
     const page = trialsAfter(store, plan.runId, 10, 5, deals);
     const expected = bargain.records.filter((r) => Number(r.seq) > 10 && r.outcome === "deal").slice(0, 5);
     expect(page.map((t) => t.seq)).toEqual(expected.map((r) => r.seq));
     expect(countTrials(store, plan.runId, deals)).toBe(
       bargain.records.filter((r) => r.outcome === "deal").length,
     );
-    const ci = trialWhere([
+    const ci = trialWhere(plan.runId, [
       { json: "task", path: "$.cost", op: ">", otherPath: "$.budget" },
       { column: "nonResponse", equals: false },
     ]);
@@ -54,7 +56,7 @@ describe("trial pages", () => {
   });
 
   it("refuses a JSON path that is not one (no SQL from outside)", () => {
-    expect(() => trialWhere([{ json: "task", path: "$.a') OR 1=1 --", op: "is null" }])).toThrow(
+    expect(() => trialWhere("r", [{ json: "task", path: "$.a') OR 1=1 --", op: "is null" }])).toThrow(
       /not a JSON path/,
     );
   });

@@ -8,6 +8,7 @@ import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from 
 /** Wall time per unit of frame time: 50 keeps the live view near 2% of a busy run. */
 const DUTY = 50;
 const MAX_GAP_MS = 1_000;
+const FIRST_FRAME_MS = 500;
 
 export function inkRunView(o: RunViewOptions): RunView {
   const now = o.now ?? Date.now;
@@ -28,11 +29,11 @@ export function inkRunView(o: RunViewOptions): RunView {
     stop: o.onStop,
   };
   let view: DashboardView = state.snapshot(now());
-  // Mounted by the first frame, so a run that ends sooner draws once, at the end.
+  // Mounted by the first frame.
   let app: Instance | null = null;
-  /** A frame: a snapshot, and React and ink render it before `draw` returns. */
   let frames = 0;
   let drawingMs = 0;
+  /** A frame: a snapshot, and React and ink render it before `draw` returns. */
   function draw(): void {
     const t0 = performance.now();
     frames++;
@@ -64,7 +65,8 @@ export function inkRunView(o: RunViewOptions): RunView {
     timer = setTimeout(frame, Math.min(MAX_GAP_MS, Math.max(minMs, DUTY * (performance.now() - t0))));
     timer.unref();
   };
-  timer = setTimeout(frame, minMs);
+  // The first frame waits a little: a run that ends sooner shows only its final state.
+  timer = setTimeout(frame, FIRST_FRAME_MS);
   timer.unref();
   return {
     onProgress: (p) => state.progress(p),

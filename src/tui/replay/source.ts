@@ -123,7 +123,7 @@ export class StoreReplaySource implements ReplaySource {
         if (v?.test) tests.push(v.test);
       }
     }
-    return { where: trialWhere(conditions), tests };
+    return { where: trialWhere(this.run.id, conditions), tests };
   }
 
   private page(dir: "after" | "before", seq: number, limit: number, filter: ReplayFilter): PageResult {
@@ -165,6 +165,7 @@ export class StoreReplaySource implements ReplaySource {
   count(filter: ReplayFilter): number | null {
     const { where, tests } = this.compile(filter);
     if (tests.length > 0) return null;
+    if (where === undefined) return this.run.done;
     const key = JSON.stringify(where ?? null);
     let n = this.counts.get(key);
     if (n === undefined) {
@@ -221,7 +222,7 @@ export class StoreReplaySource implements ReplaySource {
     const cp = this.checkpoints[lo]!;
     const base = cp.folds.get(agent);
     const fold = base === undefined ? this.adapter.stats.init() : this.adapter.stats.clone(base);
-    const where = trialWhere([{ column: "agent", equals: agent }]);
+    const where = trialWhere(this.run.id, [{ column: "agent", equals: agent }]);
     for (const t of trialsAfter(this.store, this.run.id, cp.seq, CHECKPOINT + 1, where)) {
       if (t.seq > seq) break;
       this.adapter.stats.add(fold, this.record(t));
