@@ -6,6 +6,12 @@ import { renderTable } from "../table.ts";
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
+/** The agents column stays readable for tournaments (`--json` has the full list). */
+function agentsCell(agents: string[]): string {
+  const all = agents.join(",");
+  return all.length <= 48 ? all : `${agents.length} agents: ${all.slice(0, 36)}…`;
+}
+
 export function registerRuns(program: Command, out: Output): void {
   program
     .command("runs")
@@ -32,7 +38,7 @@ export function registerRuns(program: Command, out: Output): void {
             runs.map((r) => [
               r.id,
               r.env,
-              r.agents.join(","),
+              agentsCell(r.agents),
               `${n(r.done)}/${n(r.total)}`,
               n(r.nonResponses),
               r.updatedAt.replace("T", " ").slice(0, 19),
