@@ -2,32 +2,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BargainAnalysis } from "../../src/analysis/bargain/index.ts";
-import { main } from "../../src/cli/main.ts";
-import type { Output } from "../../src/cli/output.ts";
 import {
   DEFAULT_CATALOG_PATH,
   generatePriceHistoryCatalog,
   PRICE_HISTORY_CATEGORIES,
 } from "../../src/datasets/price-history/index.ts";
 import type { BargainTrialRecord } from "../../src/environments/bargain/record.ts";
-import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { REPO_ROOT, runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
-/** The CLI in this process (for quick checks of bad input and of reports); the real binary elsewhere. */
-async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o: Output = {
-    log: (l) => {
-      out += `${l}\n`;
-    },
-    error: (l) => {
-      err += `${l}\n`;
-    },
-  };
-  const code = await main(args, o);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+const inProcess = runInProcess;
 
 describe("bazaar run bargain, offline (as a user runs it)", () => {
   it("runs the OG-vs-plain tournament; analysis from the store shows the paper's direction; export follows the contract", async () => {

@@ -1,18 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.ts";
 import type { CueTrialRecord } from "../../src/environments/cue/index.ts";
 import { startSimServer } from "../../src/serve-sim/index.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 type SimServer = Awaited<ReturnType<typeof startSimServer>>;
 
 /** `bazaar export` and `bazaar analyze` in this process; `bazaar run` is the real binary. */
 async function inProcess(args: string[]): Promise<string> {
-  let out = "";
-  const code = await main(args, { log: (l) => (out += `${l}\n`), error: () => {} });
-  process.exitCode = undefined;
+  const { code, out } = await runInProcess(args);
   expect(code, args.join(" ")).toBe(0);
   return out;
 }

@@ -2,27 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CueAnalysis } from "../../src/analysis/cue/index.ts";
-import { main } from "../../src/cli/main.ts";
-import type { Output } from "../../src/cli/output.ts";
 import { DEFAULT_PRODUCT_PAIRS } from "../../src/datasets/products/index.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
-/** The CLI in this process (quick checks of bad input and of analyses); the real binary runs the battery. */
-async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o: Output = {
-    log: (l) => {
-      out += `${l}\n`;
-    },
-    error: (l) => {
-      err += `${l}\n`;
-    },
-  };
-  const code = await main(args, o);
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+const inProcess = runInProcess;
 
 interface RunJson {
   runId: string;

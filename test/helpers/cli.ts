@@ -41,3 +41,23 @@ export function runCli(
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/**
+ * The CLI in this process, capturing what it prints: quicker than spawning the binary, for checks of
+ * bad input and of analyses (the real binary is what e2e runs use).
+ */
+export async function runInProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import("../../src/cli/main.ts");
+  let out = "";
+  let err = "";
+  const code = await main(args, {
+    log: (l) => {
+      out += `${l}\n`;
+    },
+    error: (l) => {
+      err += `${l}\n`;
+    },
+  });
+  process.exitCode = undefined;
+  return { code, out, err };
+}
