@@ -12,6 +12,8 @@ interface ThreadState {
   seen: number;
   /** The tool call the environment's next message answers, in tools mode. */
   pendingToolCall: string | null;
+  /** The conversation so far, as the model saw it (its own answers included). */
+  messages: BaseMessage[];
 }
 
 export interface LlmAgentOptions {
@@ -25,15 +27,14 @@ export interface LlmAgentOptions {
 }
 
 /**
- * An LLM agent for any environment: a LangGraph graph over ChatOpenAI, one checkpointed thread per
- * episode and role. Each turn it takes the environment's new messages into the thread (a reply to
- * its own tool call becomes that call's tool result), runs the graph, and returns the action. One
+ * An LLM agent for any environment: a LangGraph graph over ChatOpenAI, one thread per episode and
+ * role. Each turn it takes the environment's new messages into the thread (a reply to its own tool
+ * call becomes that call's tool result), runs the graph on the thread, and returns the action. One
  * instance serves many episodes at once: everything per episode lives in its thread.
  */
 export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   private readonly caller: ModelCaller;
-  private readonly graph: ReturnType<typeof buildAgentGraph>["graph"];
-  private readonly checkpointer: ReturnType<typeof buildAgentGraph>["checkpointer"];
+  private readonly graph: ReturnType<typeof buildAgentGraph>;
   private readonly threads = new Map<string, ThreadState>();
   private readonly role: string;
 
@@ -46,12 +47,10 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events, options.chat);
     const tools = settings.answerMode === "tools" ? toolsFromActions(actionSchema) : undefined;
     this.role = options.role ?? "agent";
-    const built = buildAgentGraph(
+    this.graph = buildAgentGraph(
       (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
       tools,
     );
-    this.graph = built.graph;
-    this.checkpointer = built.checkpointer;
   }
 
   private threadId(ctx: AgentContext): string {
@@ -60,8 +59,11 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
 
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
     const threadId = this.threadId(ctx);
-    const thread = this.threads.get(threadId) ?? { seen: 0, pendingToolCall: null };
-    this.threads.set(threadId, thread);
+    let thread = this.threads.get(threadId);
+    if (!thread) {
+      thread = { seen: 0, pendingToolCall: null, messages: [] };
+      this.threads.set(threadId, thread);
+    }
     const incoming: BaseMessage[] = [];
     for (const m of observation.messages.slice(thread.seen)) {
       // The environment's echo of what this agent said: the thread already holds the real message.
@@ -75,17 +77,16 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     thread.seen = observation.messages.length;
 
     const state = await this.graph.invoke(
-      { messages: incoming },
+      { messages: thread.messages.concat(incoming) },
       { configurable: { thread_id: threadId, replicate: ctx.replicate }, signal: ctx.signal },
     );
+    thread.messages = state.messages;
     const last = state.messages.at(-1) as { tool_calls?: { id?: string }[] } | undefined;
     thread.pendingToolCall = last?.tool_calls?.[0]?.id ?? null;
     return { action: state.action ?? { type: "reply", text: "" }, usage: state.usage };
   }
 
-  async endEpisode(ctx: AgentContext): Promise<void> {
-    const threadId = this.threadId(ctx);
-    this.threads.delete(threadId);
-    await this.checkpointer.deleteThread(threadId);
+  endEpisode(ctx: AgentContext): void {
+    this.threads.delete(this.threadId(ctx));
   }
 }

@@ -1,13 +1,5 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import {
-  Annotation,
-  END,
-  type LangGraphRunnableConfig,
-  MemorySaver,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-} from "@langchain/langgraph";
+import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import type { CallResult } from "./caller.ts";
 import { type ActionTool, actionFromToolCall } from "./tools.ts";
@@ -21,7 +13,11 @@ export type CallModel = (
 ) => Promise<CallResult>;
 
 export const AgentState = Annotation.Root({
-  ...MessagesAnnotation.spec,
+  /**
+   * The thread's conversation, appended to. Not MessagesAnnotation: its reducer gives every message
+   * a random id and merges by id on every turn, work a thread the agent keeps itself never needs.
+   */
+  messages: Annotation<BaseMessage[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
   /** The environment action this turn produced. */
   action: Annotation<Record<string, unknown> | null>({ reducer: (_a, b) => b, default: () => null }),
   /** What this turn's model call cost (replaced at every turn, not summed over the thread). */
@@ -51,14 +47,16 @@ export function actionFromAnswer(
  * The agent graph, one node per model turn: the node calls the model with the thread's conversation
  * (and, in tools mode, the environment's action tools) and turns the answer into the environment
  * action. The environment's response arrives at the next turn as the tool's result (or a user
- * message) in the same checkpointed thread, so a multi-turn episode is one conversation per agent.
- * (Deciding inside the model node rather than in a second node halves LangGraph's per-turn cost,
- * which dominates the agent's overhead against a fast local server.)
+ * message) appended to the same thread, so a multi-turn episode is one conversation per agent.
+ *
+ * LangGraph's per-turn cost dominates the agent's overhead against a fast local server, so the graph
+ * is as lean as it can be: the model node decides too (a second node would double the cost), and
+ * there is no checkpointer — the agent hands in its thread's conversation and keeps the one the graph
+ * returns (a MemorySaver serialises and copies the whole thread twice per turn, ~0.5 ms).
  */
 export function buildAgentGraph(callModel: CallModel, tools: ActionTool[] | undefined) {
   const actionTools = new Set((tools ?? []).map((t) => t.function.name));
-  const checkpointer = new MemorySaver();
-  const graph = new StateGraph(AgentState)
+  return new StateGraph(AgentState)
     .addNode("model", async (state: AgentStateType, config: LangGraphRunnableConfig) => {
       const replicate = Number(config.configurable?.replicate ?? 0);
       const { message, usage } = await callModel(state.messages, tools, replicate, config.signal);
@@ -66,6 +64,5 @@ export function buildAgentGraph(callModel: CallModel, tools: ActionTool[] | unde
     })
     .addEdge(START, "model")
     .addEdge("model", END)
-    .compile({ checkpointer });
-  return { graph, checkpointer };
+    .compile();
 }
