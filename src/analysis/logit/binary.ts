@@ -1,6 +1,6 @@
 /** Binary logit P(y = 1 | x) = 1 / (1 + exp(−x·β)) by Newton–Raphson. */
 import { checkNames, columnsFromRows } from "./design.ts";
-import { accumulateDots, accumulateGram, gram, linearCombination, mirrorUpper, rms } from "./kernels.ts";
+import { rms } from "./kernels.ts";
 import { dependentColumns } from "./linalg.ts";
 import { type Degenerate, type LikelihoodModel, newtonRaphson, startAt } from "./newton.ts";
 import {
@@ -12,6 +12,7 @@ import {
   notIdentified,
 } from "./result.ts";
 import { type LogitFit, type LogitOptions, resolveOptions } from "./types.ts";
+import { createWorkspace, type LogitWorkspace } from "./workspace.ts";
 
 export interface BinaryLogitData {
   /** One covariate row per observation; include the intercept column yourself (`withIntercept`). */
@@ -23,94 +24,51 @@ export interface BinaryLogitData {
 }
 
 /**
- * Columns are stored separately so that the score and the information XᵀWX are dot products over
- * contiguous arrays — several times faster than row-by-row rank-one updates.
+ * Columns are stored separately (in a workspace shared with the WebAssembly kernels) so that the
+ * score and the information XᵀWX are dot products over contiguous arrays.
  */
 class BinaryLogitModel implements LikelihoodModel {
   readonly k: number;
   readonly scale: Float64Array;
   private readonly n: number;
-  private readonly eta: Float64Array;
-  private readonly resid: Float64Array;
-  private readonly weight: Float64Array;
-  private readonly scratch: [Float64Array, Float64Array];
+  private readonly cols: Float64Array[];
 
   constructor(
-    private readonly cols: Float64Array[],
+    private readonly ws: LogitWorkspace,
     private readonly y: Uint8Array,
   ) {
-    this.k = cols.length;
-    this.n = y.length;
-    this.scale = rms(cols);
-    this.eta = new Float64Array(this.n);
-    this.resid = new Float64Array(this.n);
-    this.weight = new Float64Array(this.n);
-    this.scratch = [new Float64Array(this.n), new Float64Array(this.n)];
+    this.k = ws.k;
+    this.n = ws.n;
+    this.cols = ws.cols;
+    this.scale = rms(ws.cols);
   }
 
   private linearPredictor(beta: Float64Array): Float64Array {
-    linearCombination(this.cols, beta, this.eta);
-    return this.eta;
+    return this.ws.linearPredictor(beta);
   }
 
-  /**
-   * ℓ = −Σ log(1 + e^{−|η|}) − Σ_{wrong side} |η|: the y = 1 and y = 0 terms without overflow. The
-   * log is taken of products of 32 factors in (1, 2] (no overflow; at most 32 roundings per
-   * product) instead of once per row — the log is the costliest operation in the loop.
-   */
   logLik(beta: Float64Array): number {
-    const eta = this.linearPredictor(beta);
-    const { y, n } = this;
-    let ll = 0;
-    let product = 1;
-    for (let i = 0; i < n; i++) {
-      const t = eta[i] as number;
-      const a = Math.abs(t);
-      if ((y[i] === 1) !== t >= 0) ll -= a;
-      product *= 1 + Math.exp(-a);
-      if ((i & 31) === 31) {
-        ll -= Math.log(product);
-        product = 1;
-      }
-    }
-    return ll - Math.log(product);
+    return this.residuals(beta);
   }
 
-  /**
-   * Fills resid = y − p and weight = p(1 − p), both from e^{−|η|} so they stay exact in the tails;
-   * returns ℓ as `logLik` computes it.
-   */
+  /** Fills the workspace's resid = y − p and weight = p(1 − p); returns ℓ. */
   private residuals(beta: Float64Array): number {
-    const { eta, y, resid, weight, n } = this;
-    linearCombination(this.cols, beta, eta);
-    let ll = 0;
-    let product = 1;
-    for (let i = 0; i < n; i++) {
-      const t = eta[i] as number;
-      const a = Math.abs(t);
-      const e = Math.exp(-a);
-      const inv = 1 / (1 + e);
-      const yi = y[i] as number;
-      resid[i] = yi - (t >= 0 ? inv : e * inv);
-      weight[i] = e * inv * inv;
-      if ((yi === 1) !== t >= 0) ll -= a;
-      product *= 1 + e;
-      if ((i & 31) === 31) {
-        ll -= Math.log(product);
-        product = 1;
-      }
-    }
-    return ll - Math.log(product);
+    this.ws.linearPredictor(beta);
+    return this.ws.binaryResiduals();
   }
 
   derivatives(beta: Float64Array, score: Float64Array, info: Float64Array): number {
     const ll = this.residuals(beta);
-    score.fill(0);
-    accumulateDots(this.resid, this.cols, score);
-    info.fill(0);
-    accumulateGram(info, this.cols, this.weight, this.scratch);
-    mirrorUpper(info, this.k);
+    this.ws.dots(this.ws.resid, score);
+    this.ws.gram(info, true);
     return ll;
+  }
+
+  /** XᵀX, for confirming a dependency found in the weighted information. */
+  unweightedGram(): Float64Array {
+    const g = new Float64Array(this.k * this.k);
+    this.ws.gram(g, false);
+    return g;
   }
 
   degenerate(beta: Float64Array, eps: number): Degenerate {
@@ -130,7 +88,8 @@ class BinaryLogitModel implements LikelihoodModel {
   /** Per-cluster sums of the score contributions (y_i − p_i)·x_i: k columns of length G. */
   clusterScores(beta: Float64Array, clusters: ClusterIndex): Float64Array[] {
     this.residuals(beta);
-    const { n, cols, resid } = this;
+    const { n, cols } = this;
+    const { resid } = this.ws;
     const { index } = clusters;
     return cols.map((c) => {
       const s = new Float64Array(clusters.count);
@@ -145,7 +104,12 @@ class BinaryLogitModel implements LikelihoodModel {
 
 /** Index of a column that is the same non-zero value in every row (an intercept), or −1. */
 function constantColumn(cols: readonly Float64Array[]): number {
-  return cols.findIndex((c) => c[0] !== 0 && c.every((v) => v === c[0]));
+  return cols.findIndex((c) => {
+    const first = c[0] as number;
+    if (first === 0) return false;
+    for (let i = 1; i < c.length; i++) if (c[i] !== first) return false;
+    return true;
+  });
 }
 
 /**
@@ -162,53 +126,61 @@ export function fitBinaryLogit(data: BinaryLogitData, options?: LogitOptions): L
   const opts = resolveOptions(options ?? {}, k, what);
   if (data.y.length !== n) throw new RangeError(`${what}: X has ${n} rows but y has ${data.y.length} values`);
   if (n === 0) throw new RangeError(`${what}: no observations`);
-  const cols = columnsFromRows(data.X, k, names, (i) => `${what}: X row ${i}`);
-  const y = new Uint8Array(n);
-  let ones = 0;
-  data.y.forEach((v, i) => {
-    if (v !== 0 && v !== 1)
-      throw new RangeError(`${what}: y[${i}] is ${String(v)}; the outcome must be 0 or 1`);
-    y[i] = v;
-    ones += v;
-  });
-  const intercept = constantColumn(cols);
-  const share = ones / n;
-  const nullLogLik =
-    intercept >= 0
-      ? (ones > 0 ? ones * Math.log(share) : 0) + (ones < n ? (n - ones) * Math.log(1 - share) : 0)
-      : n * Math.log(0.5);
-  const model = new BinaryLogitModel(cols, y);
-  const ctx: FitContext = {
-    model: "binary",
-    names,
-    n,
-    nullLogLik,
-    nullModel: intercept >= 0 ? "intercept-only" : "equal-probabilities",
-    options: opts,
-    clusterScores: (beta, clusters) => model.clusterScores(beta, clusters),
-  };
-  if (data.clusters) ctx.clusters = indexClusters(data.clusters, n, what);
+  // The fit works in pooled WebAssembly memory, handed back when it returns (or throws).
+  const ws = createWorkspace(n, k);
+  try {
+    const cols = columnsFromRows(data.X, k, names, (i) => `${what}: X row ${i}`, ws.cols);
+    const y = new Uint8Array(n);
+    let ones = 0;
+    for (let i = 0; i < n; i++) {
+      const v = data.y[i];
+      if (v !== 0 && v !== 1)
+        throw new RangeError(`${what}: y[${i}] is ${String(v)}; the outcome must be 0 or 1`);
+      y[i] = v;
+      ws.outcome[i] = v;
+      ones += v;
+    }
+    const intercept = constantColumn(cols);
+    const share = ones / n;
+    const nullLogLik =
+      intercept >= 0
+        ? (ones > 0 ? ones * Math.log(share) : 0) + (ones < n ? (n - ones) * Math.log(1 - share) : 0)
+        : n * Math.log(0.5);
+    const model = new BinaryLogitModel(ws, y);
+    const ctx: FitContext = {
+      model: "binary",
+      names,
+      n,
+      nullLogLik,
+      nullModel: intercept >= 0 ? "intercept-only" : "equal-probabilities",
+      options: opts,
+      clusterScores: (beta, clusters) => model.clusterScores(beta, clusters),
+    };
+    if (data.clusters) ctx.clusters = indexClusters(data.clusters, n, what);
 
-  // By default, start at the intercept-only fit: η is constant there, so the information is XᵀX
-  // times a constant and its dependencies are exactly the design's. From a caller's start, a
-  // dependency found in the weighted information is confirmed on XᵀX itself.
-  const beta0 = new Float64Array(k);
-  if (opts.start) beta0.set(opts.start);
-  else if (intercept >= 0 && ones > 0 && ones < n)
-    beta0[intercept] = Math.log(share / (1 - share)) / (cols[intercept]?.[0] as number);
-  const start = startAt(model, beta0);
-  let deps = dependentColumns(start.info, k);
-  if (deps.length > 0 && opts.start) deps = dependentColumns(gram(cols), k);
-  if (deps.length > 0) return fromDependencies(ctx, deps, "is 0 in every observation", 0);
-  if (intercept >= 0 && (ones === 0 || ones === n)) {
-    const name = names[intercept] as string;
-    return notIdentified(
-      ctx,
-      "no-outcome-variation",
-      `the outcome is ${ones === n ? 1 : 0} in all ${n} observations (e.g. a position-locked agent), so \`${name}\` would be ${ones === n ? "+" : "−"}∞ and no coefficient is identified; report the outcome rate instead.`,
-      [name],
-      0,
-    );
+    // By default, start at the intercept-only fit: η is constant there, so the information is XᵀX
+    // times a constant and its dependencies are exactly the design's. From a caller's start, a
+    // dependency found in the weighted information is confirmed on XᵀX itself.
+    const beta0 = new Float64Array(k);
+    if (opts.start) beta0.set(opts.start);
+    else if (intercept >= 0 && ones > 0 && ones < n)
+      beta0[intercept] = Math.log(share / (1 - share)) / (cols[intercept]?.[0] as number);
+    const start = startAt(model, beta0);
+    let deps = dependentColumns(start.info, k);
+    if (deps.length > 0 && opts.start) deps = dependentColumns(model.unweightedGram(), k);
+    if (deps.length > 0) return fromDependencies(ctx, deps, "is 0 in every observation", 0);
+    if (intercept >= 0 && (ones === 0 || ones === n)) {
+      const name = names[intercept] as string;
+      return notIdentified(
+        ctx,
+        "no-outcome-variation",
+        `the outcome is ${ones === n ? 1 : 0} in all ${n} observations (e.g. a position-locked agent), so \`${name}\` would be ${ones === n ? "+" : "−"}∞ and no coefficient is identified; report the outcome rate instead.`,
+        [name],
+        0,
+      );
+    }
+    return finishFit(ctx, model, newtonRaphson(model, start, opts));
+  } finally {
+    ws.release();
   }
-  return finishFit(ctx, model, newtonRaphson(model, start, opts));
 }

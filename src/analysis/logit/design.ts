@@ -37,23 +37,44 @@ export function checkNames(names: readonly string[], what: string): void {
   }
 }
 
-/** Copies rows into k column arrays (column-major, for fast dot products), checking widths and finiteness. */
+/**
+ * Copies rows into k column arrays (column-major, for fast dot products), checking widths and
+ * finiteness; into `into` (e.g. a workspace's columns) when given.
+ */
 export function columnsFromRows(
   rows: readonly (readonly number[])[],
   k: number,
   names: readonly string[],
   where: (i: number) => string,
+  into: Float64Array[] = Array.from({ length: k }, () => new Float64Array(rows.length)),
 ): Float64Array[] {
-  const cols = Array.from({ length: k }, () => new Float64Array(rows.length));
-  rows.forEach((row, i) => {
+  const n = rows.length;
+  // Finiteness is checked once on the running sum (NaN or ±∞ anywhere makes it non-finite), not
+  // per value; only then are the rows searched for the culprit to name it.
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as readonly number[];
     if (row.length !== k)
       throw new RangeError(`${where(i)} has ${row.length} values but there are ${k} names`);
     for (let j = 0; j < k; j++) {
       const v = row[j] as number;
-      if (!Number.isFinite(v))
-        throw new RangeError(`${where(i)}, covariate "${names[j]}" is ${v}; covariates must be finite`);
-      (cols[j] as Float64Array)[i] = v;
+      sum += v;
+      (into[j] as Float64Array)[i] = v;
     }
-  });
-  return cols;
+  }
+  if (!Number.isFinite(sum)) {
+    for (let i = 0; i < n; i++) {
+      const row = rows[i] as readonly number[];
+      for (let j = 0; j < k; j++) {
+        const v = row[j] as number;
+        if (!Number.isFinite(v))
+          throw new RangeError(`${where(i)}, covariate "${names[j]}" is ${v}; covariates must be finite`);
+      }
+    }
+    // Every value is finite and only the sum overflowed: covariates this large are an error too.
+    throw new RangeError(
+      `${where(0)} onwards: the covariates sum to ${sum}; rescale them (e.g. price in $100s)`,
+    );
+  }
+  return into;
 }
