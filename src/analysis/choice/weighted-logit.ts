@@ -4,6 +4,8 @@
  * or null when the refit does not converge to a finite maximum. A weighted fit with integer
  * weights is exactly the fit on the resample that repeats each row that many times.
  */
+import { createWorkspace, type LogitWorkspace } from "../logit/workspace.ts";
+
 export interface WeightedFitOptions {
   maxIterations?: number;
   /** Converged when a Newton step moves the linear predictor by less than this (max_j |δ_j|·rms(x_j)). */
@@ -12,84 +14,30 @@ export interface WeightedFitOptions {
   divergence?: number;
 }
 
-/** The rows of positive weight, in contiguous columns, with the buffers of one Newton run. */
+/**
+ * The rows of positive weight, gathered into a logit workspace (contiguous columns for the
+ * WebAssembly kernels), with the buffers of one Newton run.
+ */
 class ActiveRows {
   readonly grad: Float64Array;
   readonly info: Float64Array;
-  private readonly eta: Float64Array;
-  private readonly resid: Float64Array;
-  private readonly weight: Float64Array;
-  private readonly scratch: Float64Array;
 
   constructor(
-    readonly n: number,
     readonly k: number,
-    private readonly cols: Float64Array[],
-    private readonly y: Uint8Array,
-    private readonly w: Float64Array,
+    private readonly ws: LogitWorkspace,
   ) {
     this.grad = new Float64Array(k);
     this.info = new Float64Array(k * k);
-    this.eta = new Float64Array(n);
-    this.resid = new Float64Array(n);
-    this.weight = new Float64Array(n);
-    this.scratch = new Float64Array(n);
   }
 
   /** Weighted log-likelihood at beta; with `derivatives`, also fills the score and information. */
   evaluate(beta: Float64Array, derivatives: boolean): number {
-    const { n, k, cols, eta, y, w, resid, weight } = this;
-    eta.fill(0);
-    for (let j = 0; j < k; j++) {
-      const b = beta[j] as number;
-      const c = cols[j] as Float64Array;
-      for (let i = 0; i < n; i++) eta[i] = (eta[i] as number) + b * (c[i] as number);
-    }
-    let ll = 0;
-    for (let i = 0; i < n; i++) {
-      const wi = w[i] as number;
-      const t = eta[i] as number;
-      const a = t < 0 ? -t : t;
-      const e = Math.exp(-a);
-      const yi = y[i] as number;
-      ll -= wi * (Math.log(1 + e) + ((yi === 1) !== t >= 0 ? a : 0));
-      const inv = 1 / (1 + e);
-      resid[i] = wi * (yi - (t >= 0 ? inv : e * inv));
-      weight[i] = wi * e * inv * inv;
-    }
-    if (!derivatives) return ll;
-    const { grad, info, scratch } = this;
-    for (let j = 0; j < k; j++) {
-      const cj = cols[j] as Float64Array;
-      let g = 0;
-      for (let i = 0; i < n; i++) {
-        const x = cj[i] as number;
-        g += (resid[i] as number) * x;
-        scratch[i] = (weight[i] as number) * x;
-      }
-      grad[j] = g;
-      // Two columns per pass over the rows: half the loads of the weighted column.
-      let l = 0;
-      for (; l + 1 <= j; l += 2) {
-        const c1 = cols[l] as Float64Array;
-        const c2 = cols[l + 1] as Float64Array;
-        let h1 = 0;
-        let h2 = 0;
-        for (let i = 0; i < n; i++) {
-          const s = scratch[i] as number;
-          h1 += s * (c1[i] as number);
-          h2 += s * (c2[i] as number);
-        }
-        info[j * k + l] = h1;
-        info[l * k + j] = h1;
-        info[j * k + l + 1] = h2;
-        info[(l + 1) * k + j] = h2;
-      }
-      if (l === j) {
-        let h = 0;
-        for (let i = 0; i < n; i++) h += (scratch[i] as number) * (cj[i] as number);
-        info[j * k + j] = h;
-      }
+    const { ws } = this;
+    ws.linearPredictor(beta);
+    const ll = ws.binaryResiduals(true);
+    if (derivatives) {
+      ws.dots(ws.resid, this.grad);
+      ws.gram(this.info, true);
     }
     return ll;
   }
@@ -142,8 +90,11 @@ export class WeightedBinaryLogit {
     });
   }
 
-  /** The rows of positive weight (clusters drawn at least once), gathered into contiguous columns. */
-  private active(weights: Float64Array): ActiveRows {
+  /**
+   * The rows of positive weight (clusters drawn at least once), gathered into a workspace; the
+   * caller releases it.
+   */
+  private active(weights: Float64Array): { rows: ActiveRows; ws: LogitWorkspace } {
     if (weights.length !== this.n)
       throw new RangeError(`WeightedBinaryLogit.fit: ${weights.length} weights for ${this.n} rows`);
     let m = 0;
@@ -151,20 +102,19 @@ export class WeightedBinaryLogit {
     const rows = new Int32Array(m);
     m = 0;
     for (let i = 0; i < this.n; i++) if ((weights[i] as number) > 0) rows[m++] = i;
+    const ws = createWorkspace(m, this.k);
     // Plain loops: TypedArray.from with a map function is an order of magnitude slower here.
-    const cols = this.cols.map((c) => {
-      const out = new Float64Array(m);
+    for (let j = 0; j < this.k; j++) {
+      const c = this.cols[j] as Float64Array;
+      const out = ws.cols[j] as Float64Array;
       for (let r = 0; r < m; r++) out[r] = c[rows[r] as number] as number;
-      return out;
-    });
-    const y = new Uint8Array(m);
-    const w = new Float64Array(m);
+    }
     for (let r = 0; r < m; r++) {
       const i = rows[r] as number;
-      y[r] = this.y[i] as number;
-      w[r] = weights[i] as number;
+      ws.outcome[r] = this.y[i] as number;
+      ws.frequency[r] = weights[i] as number;
     }
-    return new ActiveRows(m, this.k, cols, y, w);
+    return { rows: new ActiveRows(this.k, ws), ws };
   }
 
   /** Newton–Raphson with step halving from `start`; null if it fails to converge or diverges. */
@@ -176,8 +126,22 @@ export class WeightedBinaryLogit {
     const maxIterations = options.maxIterations ?? 30;
     const tolerance = options.tolerance ?? 1e-8;
     const divergence = options.divergence ?? 30;
+    const { rows, ws } = this.active(weights);
+    try {
+      return this.newton(rows, start, maxIterations, tolerance, divergence);
+    } finally {
+      ws.release();
+    }
+  }
+
+  private newton(
+    rows: ActiveRows,
+    start: ArrayLike<number>,
+    maxIterations: number,
+    tolerance: number,
+    divergence: number,
+  ): Float64Array | null {
     const { k, scale } = this;
-    const rows = this.active(weights);
     let beta = Float64Array.from(start);
     let ll = rows.evaluate(beta, true);
     const cand = new Float64Array(k);

@@ -16,7 +16,16 @@ interface KernelExports {
   lincomb(cols: number, n: number, k: number, beta: number, out: number): void;
   dots(v: number, cols: number, n: number, k: number, out: number): void;
   gram(cols: number, n: number, k: number, w: number, weighted: number, out: number, scratch: number): void;
-  binaryResiduals(eta: number, y: number, n: number, resid: number, weight: number, logs: number): number;
+  binaryResiduals(
+    eta: number,
+    y: number,
+    fw: number,
+    weighted: number,
+    n: number,
+    resid: number,
+    weight: number,
+    logs: number,
+  ): number;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -75,6 +84,8 @@ export interface LogitWorkspace {
   readonly cols: Float64Array[];
   /** The binary outcome (0 or 1) per row, for `binaryResiduals`; fill it before calling that. */
   readonly outcome: Float64Array;
+  /** Frequency weights per row (how often each row counts), for `binaryResiduals(true)`. */
+  readonly frequency: Float64Array;
   /** Per-row buffers of length n: the linear predictor, a residual and a weight. */
   readonly eta: Float64Array;
   readonly resid: Float64Array;
@@ -87,9 +98,10 @@ export interface LogitWorkspace {
   gram(out: Float64Array, weighted: boolean): void;
   /**
    * From the current linear predictor and `outcome`, the binary logit's resid = y − p and
-   * weight = p(1 − p) (from e^{−|η|}, exact in the tails); returns the log-likelihood.
+   * weight = p(1 − p) (from e^{−|η|}, exact in the tails); returns the log-likelihood. With
+   * `weighted`, each row's resid, weight and log-likelihood term are multiplied by `frequency`.
    */
-  binaryResiduals(): number;
+  binaryResiduals(weighted?: boolean): number;
   /** Hands the memory back for reuse; the workspace and its arrays must not be used afterwards. */
   release(): void;
 }
@@ -98,6 +110,7 @@ class WasmWorkspace implements LogitWorkspace {
   readonly backend = "wasm-simd" as const;
   readonly cols: Float64Array[];
   readonly outcome: Float64Array;
+  readonly frequency: Float64Array;
   private readonly logs: Float64Array;
   readonly eta: Float64Array;
   readonly resid: Float64Array;
@@ -110,6 +123,7 @@ class WasmWorkspace implements LogitWorkspace {
   private readonly at: {
     cols: number;
     outcome: number;
+    frequency: number;
     eta: number;
     resid: number;
     weight: number;
@@ -133,7 +147,8 @@ class WasmWorkspace implements LogitWorkspace {
     const logCount = 2 * (Math.floor(rows / 64) + 1);
     const cols = 0;
     const outcome = cols + k * this.stride;
-    const eta = outcome + this.stride;
+    const frequency = outcome + this.stride;
+    const eta = frequency + this.stride;
     const resid = eta + this.stride;
     const weight = resid + this.stride;
     const scratch = weight + this.stride;
@@ -141,12 +156,13 @@ class WasmWorkspace implements LogitWorkspace {
     const mat = vec + vecBytes;
     const logs = mat + Math.ceil((k * k) / 2) * 16;
     const bytes = logs + logCount * 8;
-    this.at = { cols, outcome, eta, resid, weight, scratch, vec, mat, logs };
+    this.at = { cols, outcome, frequency, eta, resid, weight, scratch, vec, mat, logs };
     this.arena = takeArena(bytes, module);
     this.f = this.arena.kernels;
     const buf = this.arena.memory.buffer;
     this.cols = Array.from({ length: k }, (_, j) => new Float64Array(buf, cols + j * this.stride, n));
     this.outcome = new Float64Array(buf, outcome, n);
+    this.frequency = new Float64Array(buf, frequency, n);
     this.eta = new Float64Array(buf, eta, n);
     this.resid = new Float64Array(buf, resid, n);
     this.weight = new Float64Array(buf, weight, n);
@@ -156,14 +172,25 @@ class WasmWorkspace implements LogitWorkspace {
     // A reused arena holds an earlier fit's numbers: the padding row must be zero again.
     if (rows > n) {
       for (const c of this.cols) new Float64Array(buf, c.byteOffset, rows).fill(0, n);
-      for (const off of [outcome, eta, resid, weight]) new Float64Array(buf, off, rows).fill(0, n);
+      for (const off of [outcome, frequency, eta, resid, weight]) new Float64Array(buf, off, rows).fill(0, n);
     }
   }
 
-  binaryResiduals(): number {
+  binaryResiduals(weighted = false): number {
     const { at, n } = this;
     const rows = this.rows();
-    const wrong = this.f.binaryResiduals(at.eta, at.outcome, rows, at.resid, at.weight, at.logs);
+    const wrong = this.f.binaryResiduals(
+      at.eta,
+      at.outcome,
+      at.frequency,
+      weighted ? 1 : 0,
+      rows,
+      at.resid,
+      at.weight,
+      at.logs,
+    );
+    // Weighted, the kernel has summed w · log(1 + e) itself (its two lanes).
+    if (weighted) return -wrong - ((this.logs[0] as number) + (this.logs[1] as number));
     let logs = 0;
     const stored = 2 * (Math.floor(rows / 64) + 1);
     for (let i = 0; i < stored; i++) logs += Math.log(this.logs[i] as number);
@@ -205,6 +232,7 @@ class JsWorkspace implements LogitWorkspace {
   readonly backend = "js" as const;
   readonly cols: Float64Array[];
   readonly outcome: Float64Array;
+  readonly frequency: Float64Array;
   readonly eta: Float64Array;
   readonly resid: Float64Array;
   readonly weight: Float64Array;
@@ -217,6 +245,7 @@ class JsWorkspace implements LogitWorkspace {
   ) {
     this.cols = Array.from({ length: k }, () => new Float64Array(n));
     this.outcome = new Float64Array(n);
+    this.frequency = new Float64Array(n);
     this.eta = new Float64Array(n);
     this.resid = new Float64Array(n);
     this.weight = new Float64Array(n);
@@ -246,8 +275,9 @@ class JsWorkspace implements LogitWorkspace {
    * log is taken of products of 32 factors in (1, 2] (no overflow; at most 32 roundings per
    * product) instead of once per row — the log is the costliest operation in the loop.
    */
-  binaryResiduals(): number {
+  binaryResiduals(weighted = false): number {
     const { eta, outcome: y, resid, weight, n } = this;
+    if (weighted) return this.weightedResiduals();
     let ll = 0;
     let product = 1;
     for (let i = 0; i < n; i++) {
@@ -266,6 +296,23 @@ class JsWorkspace implements LogitWorkspace {
       }
     }
     return ll - Math.log(product);
+  }
+
+  private weightedResiduals(): number {
+    const { eta, outcome: y, frequency, resid, weight, n } = this;
+    let ll = 0;
+    for (let i = 0; i < n; i++) {
+      const w = frequency[i] as number;
+      const t = eta[i] as number;
+      const a = Math.abs(t);
+      const e = Math.exp(-a);
+      const inv = 1 / (1 + e);
+      const yi = y[i] as number;
+      resid[i] = w * (yi - (t >= 0 ? inv : e * inv));
+      weight[i] = w * e * inv * inv;
+      ll -= w * (Math.log1p(e) + ((yi === 1) !== t >= 0 ? a : 0));
+    }
+    return ll;
   }
 
   release(): void {}

@@ -103,6 +103,34 @@ describe("WebAssembly SIMD logit kernels", () => {
     wasm.release();
   });
 
+  it("weight residuals, weights and the log-likelihood by frequency", () => {
+    const n = 3001;
+    const rng = createRng("ws|frequency");
+    const wasm = createWorkspace(n, 1, "wasm-simd");
+    const js = createWorkspace(n, 1, "js");
+    for (let i = 0; i < n; i++) {
+      const eta = (i % 2 ? 1 : -1) * (i < 2500 ? rng.uniform(0, 30) : rng.uniform(30, 700));
+      const y = rng.bernoulli(0.5) ? 1 : 0;
+      const w = rng.int(5); // 0 to 4, as bootstrap draw counts
+      for (const ws of [wasm, js]) {
+        ws.eta[i] = eta;
+        ws.outcome[i] = y;
+        ws.frequency[i] = w;
+      }
+    }
+    const llWasm = wasm.binaryResiduals(true);
+    const llJs = js.binaryResiduals(true);
+    expect(Math.abs(llWasm - llJs)).toBeLessThan(1e-12 * Math.abs(llJs));
+    expectClose(wasm.resid, js.resid, 1e-290, 1e-14);
+    expectClose(wasm.weight, js.weight, 1e-290, 1e-13);
+    // And with unit weights it is the unweighted log-likelihood.
+    wasm.frequency.fill(1);
+    expect(Math.abs(wasm.binaryResiduals(true) - js.binaryResiduals(false))).toBeLessThan(
+      1e-12 * Math.abs(llJs),
+    );
+    wasm.release();
+  });
+
   it("zero the padding row again when memory from a larger fit is reused", () => {
     const rng = createRng("ws|reuse");
     const big = createWorkspace(2001, 12, "wasm-simd");

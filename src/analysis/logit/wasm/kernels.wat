@@ -108,18 +108,25 @@
   ;; the exponent bits. Lanes with a > 708 (e^{−a} < 3.3e−308, below the normal range) give 0, which
   ;; changes no sum the fits take by more than that.
   ;; The binary logit's per-row quantities from η (at $eta) and the 0/1 outcome (f64, at $y), from
-  ;; e = e^{−|η|} so they stay exact in the tails: resid = y − p, weight = p(1 − p). Returns the sum
-  ;; of |η| over rows predicted on the wrong side; the log-likelihood's other part, Σ log(1 + e), is
-  ;; left as products of (1 + e) over 32 iterations per lane (factors in (1, 2], no overflow), stored
-  ;; at $logs (2 per 64 rows) for the caller to take logs of: the log is the costliest part and
-  ;; needs no per-row call. Padding rows (η = 0, y = 0) add log 2 once each and nothing else.
+  ;; e = e^{−|η|} so they stay exact in the tails: resid = y − p, weight = p(1 − p), both times the
+  ;; row's frequency weight (at $fw) when $weighted. Returns the (weighted) sum of |η| over rows
+  ;; predicted on the wrong side. The log-likelihood's other part, Σ log(1 + e), is left at $logs:
+  ;; unweighted, as products of (1 + e) over 32 iterations per lane (factors in (1, 2], no
+  ;; overflow; 2 per 64 rows) for the caller to take logs of, as the log is the costliest part;
+  ;; weighted, as the two lanes of Σ w · log(1 + e), the log from its atanh series. Padding rows
+  ;; (η = 0, y = 0, weight 0) add log 2 to the unweighted products once each and nothing else.
   (func (export "binaryResiduals")
-    (param $eta i32) (param $y i32) (param $n i32) (param $resid i32) (param $weight i32) (param $logs i32)
+    (param $eta i32) (param $y i32) (param $fw i32) (param $weighted i32) (param $n i32)
+    (param $resid i32) (param $weight i32) (param $logs i32)
     (result f64)
     (local $off i32) (local $bytes i32) (local $count i32)
     (local $t v128) (local $a v128) (local $e v128) (local $inv v128) (local $yv v128)
     (local $wrong v128) (local $prod v128) (local $x v128) (local $k v128) (local $r v128) (local $scale v128)
     (local $r2 v128) (local $r4 v128) (local $r8 v128)
+    (local $wv v128) (local $lsum v128) (local $sv v128) (local $z v128) (local $z2 v128) (local $z4 v128)
+    (local $z8 v128) (local $z16 v128)
+    (local.set $wv (f64x2.splat (f64.const 1)))
+    (local.set $lsum (v128.const i64x2 0 0))
     (local.set $bytes (i32.shl (local.get $n) (i32.const 3)))
     (local.set $wrong (v128.const i64x2 0 0))
     (local.set $prod (f64x2.splat (f64.const 1)))
@@ -154,28 +161,46 @@
           (f64x2.mul (local.get $scale)
             (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.splat (f64.const 1.0)) (f64x2.mul (f64x2.splat (f64.const 1.0)) (local.get $r))) (f64x2.mul (local.get $r2) (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 0.16666666666666666)) (local.get $r))))) (f64x2.mul (local.get $r4) (f64x2.add (f64x2.add (f64x2.splat (f64.const 0.041666666666666664)) (f64x2.mul (f64x2.splat (f64.const 0.008333333333333333)) (local.get $r))) (f64x2.mul (local.get $r2) (f64x2.add (f64x2.splat (f64.const 0.001388888888888889)) (f64x2.mul (f64x2.splat (f64.const 0.0001984126984126984)) (local.get $r))))))) (f64x2.mul (local.get $r8) (f64x2.add (f64x2.add (f64x2.add (f64x2.splat (f64.const 2.48015873015873e-05)) (f64x2.mul (f64x2.splat (f64.const 2.7557319223985893e-06)) (local.get $r))) (f64x2.mul (local.get $r2) (f64x2.add (f64x2.splat (f64.const 2.755731922398589e-07)) (f64x2.mul (f64x2.splat (f64.const 2.505210838544172e-08)) (local.get $r))))) (f64x2.mul (local.get $r4) (f64x2.add (f64x2.splat (f64.const 2.08767569878681e-09)) (f64x2.mul (f64x2.splat (f64.const 1.6059043836821613e-10)) (local.get $r))))))))))
         (local.set $inv (f64x2.div (f64x2.splat (f64.const 1)) (f64x2.add (f64x2.splat (f64.const 1)) (local.get $e))))
+        (if (local.get $weighted)
+          (then (local.set $wv (v128.load (i32.add (local.get $fw) (local.get $off))))))
         (v128.store (i32.add (local.get $resid) (local.get $off))
-          (f64x2.sub (local.get $yv)
-            (v128.bitselect (local.get $inv) (f64x2.mul (local.get $e) (local.get $inv))
-              (f64x2.ge (local.get $t) (v128.const i64x2 0 0)))))
+          (f64x2.mul (local.get $wv)
+            (f64x2.sub (local.get $yv)
+              (v128.bitselect (local.get $inv) (f64x2.mul (local.get $e) (local.get $inv))
+                (f64x2.ge (local.get $t) (v128.const i64x2 0 0))))))
         (v128.store (i32.add (local.get $weight) (local.get $off))
-          (f64x2.mul (f64x2.mul (local.get $e) (local.get $inv)) (local.get $inv)))
+          (f64x2.mul (local.get $wv) (f64x2.mul (f64x2.mul (local.get $e) (local.get $inv)) (local.get $inv))))
         ;; wrong side: (y = 1) ≠ (η ≥ 0)
         (local.set $wrong (f64x2.add (local.get $wrong)
-          (v128.and (local.get $a)
-            (v128.xor (f64x2.eq (local.get $yv) (f64x2.splat (f64.const 1)))
-              (f64x2.ge (local.get $t) (v128.const i64x2 0 0))))))
-        (local.set $prod (f64x2.mul (local.get $prod) (f64x2.add (f64x2.splat (f64.const 1)) (local.get $e))))
-        (local.set $count (i32.add (local.get $count) (i32.const 1)))
-        (if (i32.eq (local.get $count) (i32.const 32))
+          (f64x2.mul (local.get $wv)
+            (v128.and (local.get $a)
+              (v128.xor (f64x2.eq (local.get $yv) (f64x2.splat (f64.const 1)))
+                (f64x2.ge (local.get $t) (v128.const i64x2 0 0)))))))
+        (if (local.get $weighted)
           (then
-            (v128.store (local.get $logs) (local.get $prod))
-            (local.set $logs (i32.add (local.get $logs) (i32.const 16)))
-            (local.set $prod (f64x2.splat (f64.const 1)))
-            (local.set $count (i32.const 0))))
+            ;; log(1 + e) = 2 atanh(s), s = e / (2 + e) ≤ 1/3: 2 Σ_{m ≤ 16} s^{2m+1} / (2m + 1), the
+            ;; first omitted term below 1e−17 relative (Estrin's scheme in z = s²).
+            (local.set $sv (f64x2.div (local.get $e) (f64x2.add (f64x2.splat (f64.const 2)) (local.get $e))))
+            (local.set $z (f64x2.mul (local.get $sv) (local.get $sv)))
+            (local.set $z2 (f64x2.mul (local.get $z) (local.get $z)))
+            (local.set $z4 (f64x2.mul (local.get $z2) (local.get $z2)))
+            (local.set $z8 (f64x2.mul (local.get $z4) (local.get $z4)))
+            (local.set $z16 (f64x2.mul (local.get $z8) (local.get $z8)))
+            (local.set $lsum (f64x2.add (local.get $lsum)
+              (f64x2.mul (local.get $wv) (f64x2.mul (local.get $sv)
+                (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.add (f64x2.splat (f64.const 2.0)) (f64x2.mul (f64x2.splat (f64.const 0.6666666666666666)) (local.get $z))) (f64x2.mul (local.get $z2) (f64x2.add (f64x2.splat (f64.const 0.4)) (f64x2.mul (f64x2.splat (f64.const 0.2857142857142857)) (local.get $z))))) (f64x2.mul (local.get $z4) (f64x2.add (f64x2.add (f64x2.splat (f64.const 0.2222222222222222)) (f64x2.mul (f64x2.splat (f64.const 0.18181818181818182)) (local.get $z))) (f64x2.mul (local.get $z2) (f64x2.add (f64x2.splat (f64.const 0.15384615384615385)) (f64x2.mul (f64x2.splat (f64.const 0.13333333333333333)) (local.get $z))))))) (f64x2.mul (local.get $z8) (f64x2.add (f64x2.add (f64x2.add (f64x2.splat (f64.const 0.11764705882352941)) (f64x2.mul (f64x2.splat (f64.const 0.10526315789473684)) (local.get $z))) (f64x2.mul (local.get $z2) (f64x2.add (f64x2.splat (f64.const 0.09523809523809523)) (f64x2.mul (f64x2.splat (f64.const 0.08695652173913043)) (local.get $z))))) (f64x2.mul (local.get $z4) (f64x2.add (f64x2.add (f64x2.splat (f64.const 0.08)) (f64x2.mul (f64x2.splat (f64.const 0.07407407407407407)) (local.get $z))) (f64x2.mul (local.get $z2) (f64x2.add (f64x2.splat (f64.const 0.06896551724137931)) (f64x2.mul (f64x2.splat (f64.const 0.06451612903225806)) (local.get $z))))))))) (f64x2.mul (local.get $z16) (f64x2.splat (f64.const 0.06060606060606061)))))))))
+          (else
+            (local.set $prod (f64x2.mul (local.get $prod) (f64x2.add (f64x2.splat (f64.const 1)) (local.get $e))))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (if (i32.eq (local.get $count) (i32.const 32))
+              (then
+                (v128.store (local.get $logs) (local.get $prod))
+                (local.set $logs (i32.add (local.get $logs) (i32.const 16)))
+                (local.set $prod (f64x2.splat (f64.const 1)))
+                (local.set $count (i32.const 0))))))
         (local.set $off (i32.add (local.get $off) (i32.const 16)))
         (br_if $row (i32.lt_u (local.get $off) (local.get $bytes)))))
-    (v128.store (local.get $logs) (local.get $prod))
+    (v128.store (local.get $logs) (select (local.get $lsum) (local.get $prod) (local.get $weighted)))
     (f64.add (f64x2.extract_lane 0 (local.get $wrong)) (f64x2.extract_lane 1 (local.get $wrong))))
 
   ;; The dot products of u and v with one column x: stores u·x at $outp and, when $pair, v·x at $outq.
