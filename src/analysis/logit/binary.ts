@@ -91,14 +91,26 @@ class BinaryLogitModel implements LikelihoodModel {
     const { n, cols } = this;
     const { resid } = this.ws;
     const { index } = clusters;
-    return cols.map((c) => {
+    const out: Float64Array[] = [];
+    for (const c of cols) {
       const s = new Float64Array(clusters.count);
+      // Rows of a cluster usually come in runs: summing a run in a register before one store
+      // avoids a read-after-write through memory on every row.
+      let current = index[0] as number;
+      let run = 0;
       for (let i = 0; i < n; i++) {
         const g = index[i] as number;
-        s[g] = (s[g] as number) + (resid[i] as number) * (c[i] as number);
+        if (g !== current) {
+          s[current] = (s[current] as number) + run;
+          current = g;
+          run = 0;
+        }
+        run += (resid[i] as number) * (c[i] as number);
       }
-      return s;
-    });
+      if (n > 0) s[current] = (s[current] as number) + run;
+      out.push(s);
+    }
+    return out;
   }
 }
 
@@ -129,7 +141,7 @@ export function fitBinaryLogit(data: BinaryLogitData, options?: LogitOptions): L
   // The fit works in pooled WebAssembly memory, handed back when it returns (or throws).
   const ws = createWorkspace(n, k);
   try {
-    const cols = columnsFromRows(data.X, k, names, (i) => `${what}: X row ${i}`, ws.cols);
+    const cols = columnsFromRows(data.X, k, names, (i) => `${what}: X row ${i}`, ws.block);
     const y = new Uint8Array(n);
     let ones = 0;
     for (let i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
  * count with zeros (a zero row adds nothing to any sum). Where WebAssembly SIMD is unavailable the
  * same interface runs the JavaScript kernels, which also serve the tests as the reference.
  */
+import type { ColumnBlock } from "./design.ts";
 import { accumulateDots, accumulateGram, linearCombination, mirrorUpper } from "./kernels.ts";
 import { WASM_BASE64 } from "./wasm/kernels.wasm.ts";
 
@@ -82,6 +83,8 @@ export interface LogitWorkspace {
   readonly backend: "wasm-simd" | "js";
   /** The k covariate columns (length n each); fill them before the first kernel call. */
   readonly cols: Float64Array[];
+  /** The same columns as one block (column j from j · stride), for `columnsFromRows`. */
+  readonly block: ColumnBlock;
   /** The binary outcome (0 or 1) per row, for `binaryResiduals`; fill it before calling that. */
   readonly outcome: Float64Array;
   /** Frequency weights per row (how often each row counts), for `binaryResiduals(true)`. */
@@ -109,6 +112,7 @@ export interface LogitWorkspace {
 class WasmWorkspace implements LogitWorkspace {
   readonly backend = "wasm-simd" as const;
   readonly cols: Float64Array[];
+  readonly block: ColumnBlock;
   readonly outcome: Float64Array;
   readonly frequency: Float64Array;
   private readonly logs: Float64Array;
@@ -160,7 +164,8 @@ class WasmWorkspace implements LogitWorkspace {
     this.arena = takeArena(bytes, module);
     this.f = this.arena.kernels;
     const buf = this.arena.memory.buffer;
-    this.cols = Array.from({ length: k }, (_, j) => new Float64Array(buf, cols + j * this.stride, n));
+    this.block = { data: new Float64Array(buf, cols, k * rows), stride: rows };
+    this.cols = Array.from({ length: k }, (_, j) => this.block.data.subarray(j * rows, j * rows + n));
     this.outcome = new Float64Array(buf, outcome, n);
     this.frequency = new Float64Array(buf, frequency, n);
     this.eta = new Float64Array(buf, eta, n);
@@ -231,6 +236,7 @@ class WasmWorkspace implements LogitWorkspace {
 class JsWorkspace implements LogitWorkspace {
   readonly backend = "js" as const;
   readonly cols: Float64Array[];
+  readonly block: ColumnBlock;
   readonly outcome: Float64Array;
   readonly frequency: Float64Array;
   readonly eta: Float64Array;
@@ -243,7 +249,8 @@ class JsWorkspace implements LogitWorkspace {
     readonly n: number,
     readonly k: number,
   ) {
-    this.cols = Array.from({ length: k }, () => new Float64Array(n));
+    this.block = { data: new Float64Array(k * n), stride: n };
+    this.cols = Array.from({ length: k }, (_, j) => this.block.data.subarray(j * n, (j + 1) * n));
     this.outcome = new Float64Array(n);
     this.frequency = new Float64Array(n);
     this.eta = new Float64Array(n);
