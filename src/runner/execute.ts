@@ -33,6 +33,11 @@ export interface ExecuteOptions {
   batchSize?: number;
   /** Longest time a finished trial waits in memory before it is written. */
   flushMs?: number;
+  /**
+   * Worker threads for the LLM agents' turns (0 or absent: all in this thread). Episodes, the store
+   * and every shared limit stay in this thread; see `agents/llm/workers.ts`.
+   */
+  workers?: number;
 }
 
 /**
@@ -55,6 +60,11 @@ export async function executeRun(
   for (let i = 0; i < plan.total; i++) stored += done[i]!;
 
   const keys = new TrialKeys(plan);
+  // Loaded only when asked for: a run of simulated agents never pays for LangChain.
+  const offload = opts.workers
+    ? (await import("../agents/llm/workers.ts")).offloadLlmAgents(plan.agents, opts.workers, opts.signal)
+    : null;
+  const agents = offload?.agents ?? plan.agents;
   const batchSize = opts.batchSize ?? 512;
   const flushMs = opts.flushMs ?? 200;
   let buffer: StoredTrial[] = [];
@@ -100,7 +110,7 @@ export async function executeRun(
       if (opts.signal?.aborted || failure !== undefined) return;
       const c = coordinates(plan, seq);
       const task = plan.tasks[c.taskIndex]!;
-      const entry = plan.agents[c.agentIndex]!;
+      const entry = agents[c.agentIndex]!;
       const trialKey = keys.key(c);
       const { output, usage, agentErrors } = await runEpisode(
         plan.env.machine,
@@ -115,6 +125,9 @@ export async function executeRun(
       );
       // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
       if (opts.signal?.aborted) return;
+      // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
+      const broken = offload?.session.failure();
+      if (broken) throw broken;
       const nonResponse = plan.env.isNonResponse(output);
       if (opts.onTrial) {
         opts.onTrial(
@@ -156,6 +169,7 @@ export async function executeRun(
     await Promise.all(workers);
   } finally {
     clearInterval(timer);
+    offload?.session.close();
     flush();
   }
   if (failure !== undefined) throw failure;

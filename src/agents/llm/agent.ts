@@ -1,11 +1,12 @@
 import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { z } from "zod";
-import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
 import { type CallEvents, type ChatInvoker, ModelCaller } from "./caller.ts";
+import type { CallGate } from "./gate.ts";
 import { buildAgentGraph } from "./graph.ts";
 import type { LlmSettings } from "./settings.ts";
-import { toolsFromActions } from "./tools.ts";
+import { type ActionTool, toolsFromActions } from "./tools.ts";
 
 interface ThreadState {
   /** How many of the environment's messages this thread has taken in. */
@@ -24,6 +25,17 @@ export interface LlmAgentOptions {
   role?: string;
   /** A chat model to use instead of ChatOpenAI (fakeModel() in unit tests). */
   chat?: ChatInvoker;
+  /** The shared cache, de-duplication and limits, when they live elsewhere (a worker thread's agent). */
+  gate?: CallGate;
+}
+
+/** What it takes to build the same agent in another thread: plain data (the key only in memory). */
+export interface LlmAgentSpec {
+  id: string;
+  settings: LlmSettings;
+  tools: ActionTool[] | undefined;
+  role: string;
+  apiKey: string | undefined;
 }
 
 /**
@@ -37,15 +49,29 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   private readonly graph: ReturnType<typeof buildAgentGraph>;
   private readonly threads = new Map<string, ThreadState>();
   private readonly role: string;
+  private readonly tools: ActionTool[] | undefined;
 
   constructor(
     readonly id: string,
     readonly settings: LlmSettings,
-    actionSchema: z.ZodDiscriminatedUnion,
-    options: LlmAgentOptions = {},
+    actionSchema: z.ZodDiscriminatedUnion | { tools: ActionTool[] | undefined },
+    private readonly options: LlmAgentOptions = {},
   ) {
-    this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events, options.chat);
-    const tools = settings.answerMode === "tools" ? toolsFromActions(actionSchema) : undefined;
+    this.caller = new ModelCaller(
+      settings,
+      options.apiKey,
+      options.cache,
+      options.events,
+      options.chat,
+      options.gate,
+    );
+    const tools =
+      "tools" in actionSchema
+        ? actionSchema.tools
+        : settings.answerMode === "tools"
+          ? toolsFromActions(actionSchema)
+          : undefined;
+    this.tools = tools;
     this.role = options.role ?? "agent";
     this.graph = buildAgentGraph(
       (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
@@ -53,19 +79,58 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     );
   }
 
-  private threadId(ctx: AgentContext): string {
+  /** The gate other threads' copies of this agent share (its cache, de-duplication and limits). */
+  get gate(): CallGate {
+    return this.caller.gate;
+  }
+
+  get events(): CallEvents | undefined {
+    return this.options.events;
+  }
+
+  /** Whether a copy of this agent can run in a worker thread (not with an injected chat model). */
+  get portable(): boolean {
+    return this.options.chat === undefined;
+  }
+
+  spec(): LlmAgentSpec {
+    return {
+      id: this.id,
+      settings: this.settings,
+      tools: this.tools,
+      role: this.role,
+      apiKey: this.options.apiKey,
+    };
+  }
+
+  /** The thread id of this agent's conversation in an episode. */
+  threadId(ctx: AgentContext): string {
     return `${ctx.trialKey}|${this.role}`;
   }
 
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
     const threadId = this.threadId(ctx);
+    const seen = this.threads.get(threadId)?.seen ?? 0;
+    return this.turn(threadId, observation.messages.slice(seen), ctx.replicate, ctx.signal);
+  }
+
+  /**
+   * One turn of a thread, given the environment's messages it has not taken in yet. `act` calls it
+   * with its own bookkeeping; an agent in a worker thread is driven through it directly.
+   */
+  async turn(
+    threadId: string,
+    fresh: readonly Message[],
+    replicate: number,
+    signal?: AbortSignal,
+  ): Promise<Acted<Record<string, unknown>>> {
     let thread = this.threads.get(threadId);
     if (!thread) {
       thread = { seen: 0, pendingToolCall: null, messages: [] };
       this.threads.set(threadId, thread);
     }
     const incoming: BaseMessage[] = [];
-    for (const m of observation.messages.slice(thread.seen)) {
+    for (const m of fresh) {
       // The environment's echo of what this agent said: the thread already holds the real message.
       if (m.role === "assistant") continue;
       if (m.role === "system") incoming.push(new SystemMessage(m.content));
@@ -74,11 +139,11 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
         thread.pendingToolCall = null;
       } else incoming.push(new HumanMessage(m.content));
     }
-    thread.seen = observation.messages.length;
+    thread.seen += fresh.length;
 
     const state = await this.graph.invoke(
       { messages: thread.messages.concat(incoming) },
-      { configurable: { thread_id: threadId, replicate: ctx.replicate }, signal: ctx.signal },
+      { configurable: { thread_id: threadId, replicate }, signal },
     );
     thread.messages = state.messages;
     const last = state.messages.at(-1) as { tool_calls?: { id?: string }[] } | undefined;
@@ -87,6 +152,10 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   }
 
   endEpisode(ctx: AgentContext): void {
-    this.threads.delete(this.threadId(ctx));
+    this.endThread(this.threadId(ctx));
+  }
+
+  endThread(threadId: string): void {
+    this.threads.delete(threadId);
   }
 }

@@ -3,15 +3,8 @@ import { ChatOpenAI } from "@langchain/openai";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { createRng, type Rng } from "../../random/index.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
-import {
-  backoffMs,
-  CircuitBreaker,
-  classifyError,
-  RateLimiter,
-  type RetryPolicy,
-  Semaphore,
-  sleep,
-} from "./resilience.ts";
+import { type CallGate, LocalGate } from "./gate.ts";
+import { backoffMs, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import type { ActionTool } from "./tools.ts";
@@ -20,37 +13,6 @@ import type { ActionTool } from "./tools.ts";
 export interface CallEvents {
   onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
   onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
-}
-
-/**
- * One model endpoint as the whole process shares it: the concurrency cap, the rate limiter and the
- * circuit breaker hold for every agent that talks to this model at this URL.
- */
-class Endpoint {
-  readonly semaphore: Semaphore;
-  readonly limiter: RateLimiter;
-  readonly breaker: CircuitBreaker;
-  readonly inflight = new Map<string, Promise<CachedResponse>>();
-
-  constructor(s: LlmSettings, events: CallEvents) {
-    this.semaphore = new Semaphore(s.concurrency);
-    this.limiter = new RateLimiter(s.requestsPerMinute, s.tokensPerMinute);
-    this.breaker = new CircuitBreaker(s.breakerThreshold, s.breakerCooldownMs, (reason, untilMs) =>
-      events.onBreakerOpen?.({ model: s.model, reason, untilMs }),
-    );
-  }
-}
-
-const endpoints = new Map<string, Endpoint>();
-
-function endpointFor(s: LlmSettings, events: CallEvents): Endpoint {
-  const id = `${s.baseURL}|${s.model}`;
-  let e = endpoints.get(id);
-  if (!e) {
-    e = new Endpoint(s, events);
-    endpoints.set(id, e);
-  }
-  return e;
 }
 
 /** A message as it enters the cache key: role, text, tool calls (names and arguments, not ids). */
@@ -87,24 +49,26 @@ export interface CallResult {
 
 /**
  * Calls one model with caching, de-duplication of identical concurrent requests, rate limiting,
- * retries and the circuit breaker. Only successes are cached; a call that exhausts its retries
- * throws an Error whose message is key-free, which the environment records as a non-response.
+ * retries and the circuit breaker (the shared parts through a `CallGate`). Only successes are
+ * cached; a call that exhausts its retries throws an Error whose message is key-free, which the
+ * environment records as a non-response.
  */
 export class ModelCaller {
   private readonly chat: ChatInvoker;
-  private readonly endpoint: Endpoint;
+  readonly gate: CallGate;
   private readonly jitter: Rng;
   private readonly retry: RetryPolicy;
 
   constructor(
     readonly settings: LlmSettings,
     apiKey: string | undefined,
-    private readonly cache: ResponseCache | undefined,
+    cache: ResponseCache | undefined,
     private readonly events: CallEvents = {},
     chat?: ChatInvoker,
+    gate?: CallGate,
   ) {
     this.chat = chat ?? this.openAI(apiKey);
-    this.endpoint = endpointFor(settings, events);
+    this.gate = gate ?? new LocalGate(settings, cache, events);
     this.jitter = createRng(`jitter|${settings.model}`);
     this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
   }
@@ -151,34 +115,21 @@ export class ModelCaller {
       },
       replicate,
     });
-    if (s.useCache && this.cache) {
-      const hit = this.cache.get(key);
-      if (hit) return { message: toAIMessage(hit), usage: { ...this.usageOf(hit, 0), cacheHits: 1 } };
-    }
-    // Identical requests in flight at once (same task, agent and replicate) make one HTTP call.
-    const pending = this.endpoint.inflight.get(key);
-    if (pending) {
-      const r = await pending;
-      return { message: toAIMessage(r), usage: { ...this.usageOf(r, 0), cacheHits: 1 } };
-    }
+    const known = await this.gate.claim(key);
+    if (known) return { message: toAIMessage(known), usage: { ...this.usageOf(known, 0), cacheHits: 1 } };
     const started = Date.now();
-    let attempts = 0;
-    const request = (async () => {
-      const { response, calls } = await this.withRetries(messages, tools, seed, signal);
-      attempts = calls;
-      if (s.useCache && this.cache) this.cache.put(key, s.model, response);
-      return response;
-    })();
-    this.endpoint.inflight.set(key, request);
+    let result: { response: CachedResponse; calls: number };
     try {
-      const response = await request;
-      return {
-        message: toAIMessage(response),
-        usage: { ...this.usageOf(response, Date.now() - started), calls: attempts },
-      };
-    } finally {
-      this.endpoint.inflight.delete(key);
+      result = await this.withRetries(messages, tools, seed, signal);
+    } catch (err) {
+      this.gate.settle(key, { error: err instanceof Error ? err.message : String(err) });
+      throw err;
     }
+    this.gate.settle(key, { response: result.response });
+    return {
+      message: toAIMessage(result.response),
+      usage: { ...this.usageOf(result.response, Date.now() - started), calls: result.calls },
+    };
   }
 
   private usageOf(r: CachedResponse, latencyMs: number): Usage {
@@ -197,26 +148,28 @@ export class ModelCaller {
     seed: number,
     signal: AbortSignal | undefined,
   ): Promise<{ response: CachedResponse; calls: number }> {
-    const { breaker, semaphore, limiter } = this.endpoint;
-    const estimate =
-      Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) + (this.settings.maxTokens ?? 256);
+    // The token estimate only matters to a token budget; skip the stringify without one.
+    const estimate = Number.isFinite(this.settings.tokensPerMinute)
+      ? Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) +
+        (this.settings.maxTokens ?? 256)
+      : 0;
     for (let attempt = 0; ; attempt++) {
-      await breaker.waitUntilClosed(signal);
-      const release = await semaphore.acquire();
+      const release = await this.gate.acquire(estimate, signal);
+      let ai: AIMessage;
       try {
-        await limiter.take(estimate, signal);
-        const ai = await this.chat.invoke(messages, {
+        ai = (await this.chat.invoke(messages, {
           signal,
           seed,
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
-        });
-        breaker.success();
-        return { response: fromAIMessage(ai as AIMessage), calls: attempt + 1 };
+        })) as AIMessage;
       } catch (err) {
-        if (signal?.aborted) throw err;
+        if (signal?.aborted) {
+          release("aborted");
+          throw err;
+        }
         const c = classifyError(err);
         const reason = redact(c.summary);
-        breaker.failure(reason);
+        release({ failure: reason });
         if (!c.retryable || attempt >= this.retry.maxRetries) {
           throw new Error(
             `${this.settings.model}: ${reason} (after ${attempt + 1} attempt${attempt === 0 ? "" : "s"})`,
@@ -224,11 +177,11 @@ export class ModelCaller {
         }
         const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
         this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
-        release();
         await sleep(delayMs, signal);
-      } finally {
-        release();
+        continue;
       }
+      release("success");
+      return { response: fromAIMessage(ai), calls: attempt + 1 };
     }
   }
 }

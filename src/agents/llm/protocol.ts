@@ -1,0 +1,36 @@
+/**
+ * The messages between the main thread and an LLM worker thread (`workers.ts`, `worker.ts`). The
+ * main thread drives episodes and owns the store and every shared limit; a worker runs agents'
+ * LangGraph graphs and HTTP calls, and asks the main thread's gate before each model request.
+ */
+import type { Acted, Message } from "../../environments/kernel/types.ts";
+import type { LlmAgentSpec } from "./agent.ts";
+import type { CachedResponse } from "./cache.ts";
+import type { CallEvents } from "./caller.ts";
+import type { AttemptOutcome, Settled } from "./gate.ts";
+
+export type ToWorker =
+  | { t: "agent"; agent: number; spec: LlmAgentSpec }
+  | {
+      t: "act";
+      req: number;
+      /** The run (session) the turn belongs to: what an abort stops. */
+      session: number;
+      agent: number;
+      thread: string;
+      fresh: Message[];
+      replicate: number;
+    }
+  | { t: "end"; session: number; agent: number; thread: string }
+  /** Aborts the session's turns in flight (its run was stopped), or forgets a finished session. */
+  | { t: "abort" | "done"; session: number }
+  | { t: "reply"; req: number; value?: CachedResponse | number | null; error?: string };
+
+export type FromWorker =
+  | { t: "acted"; req: number; acted: Acted<Record<string, unknown>> }
+  | { t: "failed"; req: number; error: string }
+  | { t: "claim"; req: number; agent: number; key: string }
+  | { t: "acquire"; req: number; agent: number; tokens: number; session: number }
+  | { t: "release"; grant: number; outcome: AttemptOutcome }
+  | { t: "settle"; agent: number; key: string; result: Settled }
+  | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
