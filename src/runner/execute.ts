@@ -169,7 +169,7 @@ export async function executeRun(
     await Promise.all(workers);
   } finally {
     clearInterval(timer);
-    offload?.session.close();
+    await offload?.session.close();
     flush();
   }
   if (failure !== undefined) throw failure;

@@ -27,6 +27,7 @@ interface Handle {
 }
 
 interface PendingTurn {
+  session: number;
   resolve: (a: Acted<Record<string, unknown>>) => void;
   reject: (e: Error) => void;
 }
@@ -50,6 +51,9 @@ export class LlmWorkerPool {
   private readonly turns = new Map<number, PendingTurn>();
   private readonly grants = new Map<number, (o: AttemptOutcome) => void>();
   private readonly sessions = new Map<number, AbortSignal | undefined>();
+  /** Turns still running in a worker, per session (a stopped run's proxies do not wait for them). */
+  private readonly running = new Map<number, number>();
+  private readonly drained = new Map<number, () => void>();
   private nextReq = 0;
   private nextGrant = 0;
   private nextSession = 0;
@@ -66,8 +70,12 @@ export class LlmWorkerPool {
     worker.on("message", (m: FromWorker) => this.onMessage(handle, m));
     const die = (err: Error) => {
       this.failure ??= err;
-      for (const t of this.turns.values()) t.reject(err);
+      const turns = [...this.turns.values()];
       this.turns.clear();
+      for (const t of turns) {
+        t.reject(err);
+        this.finished(t.session);
+      }
     };
     worker.on("error", (err) => die(new Error(`LLM worker failed: ${err.message}`)));
     worker.on("exit", (code) => die(new Error(`LLM worker exited (code ${code})`)));
@@ -96,8 +104,10 @@ export class LlmWorkerPool {
         const turn = this.turns.get(m.req);
         this.turns.delete(m.req);
         h.busy--;
-        if (m.t === "acted") turn?.resolve(m.acted);
-        else turn?.reject(new Error(m.error));
+        if (!turn) return;
+        if (m.t === "acted") turn.resolve(m.acted);
+        else turn.reject(new Error(m.error));
+        this.finished(turn.session);
         return;
       }
       case "claim": {
@@ -133,6 +143,12 @@ export class LlmWorkerPool {
     }
   }
 
+  private finished(session: number): void {
+    const n = (this.running.get(session) ?? 1) - 1;
+    this.running.set(session, n);
+    if (n === 0) this.drained.get(session)?.();
+  }
+
   /**
    * A run's use of the pool: proxies for its agents, aborted with the run's signal. The workers hold
    * the process open until the session is closed.
@@ -148,8 +164,14 @@ export class LlmWorkerPool {
     return {
       proxy: (agent) => new RemoteLlmAgent(this, session, agent),
       failure: () => this.failure,
-      close: () => {
+      close: async () => {
         signal?.removeEventListener("abort", onAbort);
+        // A stopped run's turns are still settling their requests with the main thread's gate (an
+        // identical request of the next run must not join one that is being aborted): wait for them.
+        if ((this.running.get(session) ?? 0) > 0)
+          await new Promise<void>((resolve) => this.drained.set(session, resolve));
+        this.running.delete(session);
+        this.drained.delete(session);
         this.sessions.delete(session);
         for (const h of this.handles) {
           this.send(h, { t: "done", session });
@@ -177,8 +199,9 @@ export class LlmWorkerPool {
     }
     const req = this.nextReq++;
     h.busy++;
+    this.running.set(session, (this.running.get(session) ?? 0) + 1);
     const done = new Promise<Acted<Record<string, unknown>>>((resolve, reject) =>
-      this.turns.set(req, { resolve, reject }),
+      this.turns.set(req, { session, resolve, reject }),
     );
     this.send(h, { t: "act", req, session, agent: id, thread, fresh, replicate });
     return { handle: h, done };
@@ -201,7 +224,8 @@ export interface PoolSession {
   proxy(agent: LlmAgent): Agent<unknown, unknown>;
   /** The error that broke the pool, if one did. */
   failure(): Error | null;
-  close(): void;
+  /** Resolves once the session's turns have all finished in the workers. */
+  close(): Promise<void>;
 }
 
 /**
