@@ -5,11 +5,12 @@
  * constants the caller appends (`slotConstants`).
  */
 import { checkNames, columnsFromRows } from "./design.ts";
-import { accumulateDots, accumulateGram, gram, linearCombination, mirrorUpper, rms } from "./kernels.ts";
+import { rms } from "./kernels.ts";
 import { dependentColumns } from "./linalg.ts";
 import { type Degenerate, type LikelihoodModel, newtonRaphson, startAt } from "./newton.ts";
 import { type ClusterIndex, type FitContext, finishFit, fromDependencies, indexClusters } from "./result.ts";
 import { type LogitFit, type LogitOptions, resolveOptions } from "./types.ts";
+import { createWorkspace, type LogitWorkspace } from "./workspace.ts";
 
 export interface ConditionalLogitData {
   /** Per choice situation, per alternative (in display order), one covariate row. */
@@ -24,23 +25,24 @@ export interface ConditionalLogitData {
 /**
  * Alternatives are the rows, stored column-major across all situations; the information is
  * Σ_r p_r (x_r − x̄_i)(x_r − x̄_i)ᵀ with x̄_i the probability-weighted mean of the row's situation,
- * built as dot products of centred columns.
+ * built as dot products of centred columns. Two workspaces: `raw` holds the covariates (linear
+ * predictor, score), `centred` the columns centred at the current probabilities, which are its
+ * weights (information).
  */
 class ConditionalLogitModel implements LikelihoodModel {
   readonly k: number;
   readonly scale: Float64Array;
   private readonly rows: number;
   private readonly situations: number;
-  private readonly u: Float64Array;
+  private readonly cols: Float64Array[];
   private readonly p: Float64Array;
   private readonly resid: Float64Array;
   /** Per-situation scratch. */
   private readonly smallest: Float64Array;
-  private readonly centred: Float64Array[];
-  private readonly scratch: [Float64Array, Float64Array];
 
   constructor(
-    private readonly cols: Float64Array[],
+    private readonly raw: LogitWorkspace,
+    private readonly centred: LogitWorkspace,
     /** Row offsets: situation i owns rows start[i] .. start[i+1]−1. */
     private readonly start: Int32Array,
     /** Situation of each row. */
@@ -48,22 +50,20 @@ class ConditionalLogitModel implements LikelihoodModel {
     /** Row index of the chosen alternative of each situation. */
     private readonly chosenRow: Int32Array,
   ) {
-    this.k = cols.length;
+    this.k = raw.k;
     this.rows = situationOf.length;
     this.situations = chosenRow.length;
-    this.scale = rms(cols);
-    this.u = new Float64Array(this.rows);
-    this.p = new Float64Array(this.rows);
-    this.resid = new Float64Array(this.rows);
+    this.cols = raw.cols;
+    this.scale = rms(raw.cols);
+    this.p = centred.weight;
+    this.resid = raw.resid;
     this.smallest = new Float64Array(this.situations);
-    this.centred = Array.from({ length: this.k }, () => new Float64Array(this.rows));
-    this.scratch = [new Float64Array(this.rows), new Float64Array(this.rows)];
   }
 
   /** Utilities and choice probabilities of every row; returns ℓ. */
   logLik(beta: Float64Array): number {
-    const { u, p, start, chosenRow } = this;
-    linearCombination(this.cols, beta, u);
+    const { p, start, chosenRow } = this;
+    const u = this.raw.linearPredictor(beta);
     let ll = 0;
     for (let i = 0; i < this.situations; i++) {
       const s = start[i] as number;
@@ -95,13 +95,12 @@ class ConditionalLogitModel implements LikelihoodModel {
 
   derivatives(beta: Float64Array, score: Float64Array, info: Float64Array): number {
     const ll = this.logLik(beta);
-    const { cols, centred, p, start, k } = this;
+    const { cols, p, start, k } = this;
     this.residuals();
-    score.fill(0);
-    accumulateDots(this.resid, cols, score);
+    this.raw.dots(this.resid, score);
     for (let j = 0; j < k; j++) {
       const c = cols[j] as Float64Array;
-      const d = centred[j] as Float64Array;
+      const d = this.centred.cols[j] as Float64Array;
       for (let i = 0; i < this.situations; i++) {
         const s = start[i] as number;
         const e = start[i + 1] as number;
@@ -110,10 +109,15 @@ class ConditionalLogitModel implements LikelihoodModel {
         for (let r = s; r < e; r++) d[r] = (c[r] as number) - m;
       }
     }
-    info.fill(0);
-    accumulateGram(info, centred, p, this.scratch);
-    mirrorUpper(info, k);
+    this.centred.gram(info, true);
     return ll;
+  }
+
+  /** Σ (x − x̄)(x − x̄)ᵀ within situations, for confirming a dependency found in the information. */
+  designGram(): Float64Array {
+    const g = new Float64Array(this.k * this.k);
+    this.raw.gram(g, false);
+    return g;
   }
 
   degenerate(beta: Float64Array, eps: number): Degenerate {
@@ -139,14 +143,16 @@ class ConditionalLogitModel implements LikelihoodModel {
     this.logLik(beta);
     this.residuals();
     const { cols, resid, situationOf, rows } = this;
-    return cols.map((c) => {
+    const out: Float64Array[] = [];
+    for (const c of cols) {
       const s = new Float64Array(clusters.count);
       for (let r = 0; r < rows; r++) {
         const g = clusters.index[situationOf[r] as number] as number;
         s[g] = (s[g] as number) + (resid[r] as number) * (c[r] as number);
       }
-      return s;
-    });
+      out.push(s);
+    }
+    return out;
   }
 }
 
@@ -194,37 +200,44 @@ export function fitConditionalLogit(data: ConditionalLogitData, options?: LogitO
   // Choice probabilities, score and information depend only on deviations from the situation's
   // mean (adding a constant to all of a situation's alternatives changes nothing), and so does
   // identification. Fitting on the deviations also keeps large covariates (prices in dollars)
-  // well scaled.
-  const within = cols.map((c) => {
-    const d = new Float64Array(c.length);
-    for (let i = 0; i < n; i++) {
-      const s = start[i] as number;
-      const e = start[i + 1] as number;
-      let m = 0;
-      for (let r = s; r < e; r++) m += c[r] as number;
-      m /= e - s;
-      for (let r = s; r < e; r++) d[r] = (c[r] as number) - m;
+  // well scaled. The fit works in pooled WebAssembly memory, handed back when it returns.
+  const raw = createWorkspace(rows.length, k);
+  const centred = createWorkspace(rows.length, k);
+  try {
+    for (let j = 0; j < k; j++) {
+      const c = cols[j] as Float64Array;
+      const d = raw.cols[j] as Float64Array;
+      for (let i = 0; i < n; i++) {
+        const s = start[i] as number;
+        const e = start[i + 1] as number;
+        let m = 0;
+        for (let r = s; r < e; r++) m += c[r] as number;
+        m /= e - s;
+        for (let r = s; r < e; r++) d[r] = (c[r] as number) - m;
+      }
     }
-    return d;
-  });
-  const model = new ConditionalLogitModel(within, start, situationOf, chosenRow);
-  const ctx: FitContext = {
-    model: "conditional",
-    names,
-    n,
-    nullLogLik,
-    nullModel: "equal-probabilities",
-    options: opts,
-    clusterScores: (beta, clusters) => model.clusterScores(beta, clusters),
-  };
-  if (data.clusters) ctx.clusters = indexClusters(data.clusters, n, what);
-  // At β = 0 the information is Σ (x − x̄)(x − x̄)ᵀ / J within situations: its dependencies are the design's.
-  // (From a caller's start, a dependency in the weighted information is confirmed on the design.)
-  const newtonStart = startAt(model, opts.start ? Float64Array.from(opts.start) : new Float64Array(k));
-  let deps = dependentColumns(newtonStart.info, k);
-  if (deps.length > 0 && opts.start) deps = dependentColumns(gram(within), k);
-  if (deps.length > 0) {
-    return fromDependencies(ctx, deps, "never varies across the alternatives of a choice situation", 0);
+    const model = new ConditionalLogitModel(raw, centred, start, situationOf, chosenRow);
+    const ctx: FitContext = {
+      model: "conditional",
+      names,
+      n,
+      nullLogLik,
+      nullModel: "equal-probabilities",
+      options: opts,
+      clusterScores: (beta, clusters) => model.clusterScores(beta, clusters),
+    };
+    if (data.clusters) ctx.clusters = indexClusters(data.clusters, n, what);
+    // At β = 0 the information is Σ (x − x̄)(x − x̄)ᵀ / J within situations: its dependencies are the design's.
+    // (From a caller's start, a dependency in the weighted information is confirmed on the design.)
+    const newtonStart = startAt(model, opts.start ? Float64Array.from(opts.start) : new Float64Array(k));
+    let deps = dependentColumns(newtonStart.info, k);
+    if (deps.length > 0 && opts.start) deps = dependentColumns(model.designGram(), k);
+    if (deps.length > 0) {
+      return fromDependencies(ctx, deps, "never varies across the alternatives of a choice situation", 0);
+    }
+    return finishFit(ctx, model, newtonRaphson(model, newtonStart, opts));
+  } finally {
+    raw.release();
+    centred.release();
   }
-  return finishFit(ctx, model, newtonRaphson(model, newtonStart, opts));
 }

@@ -180,16 +180,6 @@ export function mirrorUpper(g: Float64Array, k: number): void {
   for (let a = 0; a < k; a++) for (let b = a + 1; b < k; b++) g[b * k + a] = g[a * k + b] as number;
 }
 
-/** The k × k row-major matrix Σ_i w_i x_ia x_ib of column arrays (unweighted without w). */
-export function gram(cols: readonly Float64Array[], weights?: Float64Array): Float64Array {
-  const k = cols.length;
-  const n = (cols[0] as Float64Array).length;
-  const g = new Float64Array(k * k);
-  accumulateGram(g, cols, weights, [new Float64Array(n), new Float64Array(n)]);
-  mirrorUpper(g, k);
-  return g;
-}
-
 /** Root mean square of each column. */
 export function rms(cols: readonly Float64Array[]): Float64Array {
   // A plain loop: as a `Float64Array.from` mapping callback the same sum ran about 10× slower.
