@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -84,6 +85,21 @@ describe("executeRun with LLM agents in worker threads", () => {
       expect(new Set(results[1]!.map((t) => t.seq)).size).toBe(tasks.length);
       // Retries happen in the workers; the main thread's listener still hears of them.
       expect(retries).toBeGreaterThan(0);
+    });
+  });
+
+  it("leaves no listener on the run's signal, in this thread or in workers", async () => {
+    // LangGraph (invoke's `signal`) and the OpenAI SDK (every request's signal) each add an abort
+    // listener per call and never remove it; a run-wide signal would collect thousands.
+    await withServer({}, async (server) => {
+      for (const workers of [0, 2]) {
+        const controller = new AbortController();
+        const p = plan([resolveChoiceAgent("openai:sim-steep", llmFor(server))]);
+        const store = SqliteStore.open(path.join(dir, `listeners-${workers}.db`), { create: true });
+        await executeRun(p, store, { concurrency: 8, workers, signal: controller.signal });
+        store.close();
+        expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      }
     });
   });
 

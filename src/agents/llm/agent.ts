@@ -143,7 +143,8 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
 
     const state = await this.graph.invoke(
       { messages: thread.messages.concat(incoming) },
-      { configurable: { thread_id: threadId, replicate }, signal },
+      // Not `signal`: see buildAgentGraph.
+      { configurable: { thread_id: threadId, replicate, abort: signal } },
     );
     thread.messages = state.messages;
     const last = state.messages.at(-1) as { tool_calls?: { id?: string }[] } | undefined;

@@ -156,9 +156,15 @@ export class ModelCaller {
     for (let attempt = 0; ; attempt++) {
       const release = await this.gate.acquire(estimate, signal);
       let ai: AIMessage;
+      // The OpenAI SDK adds an abort listener to the signal of every request and never removes it:
+      // give it a signal of its own per attempt, so the run's signal does not collect them.
+      const attemptSignal = signal && new AbortController();
+      const onAbort = () => attemptSignal?.abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) onAbort();
       try {
         ai = (await this.chat.invoke(messages, {
-          signal,
+          signal: attemptSignal?.signal,
           seed,
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
         })) as AIMessage;
@@ -179,6 +185,8 @@ export class ModelCaller {
         this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
         await sleep(delayMs, signal);
         continue;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
       }
       release("success");
       return { response: fromAIMessage(ai), calls: attempt + 1 };

@@ -53,13 +53,18 @@ export function actionFromAnswer(
  * is as lean as it can be: the model node decides too (a second node would double the cost), and
  * there is no checkpointer — the agent hands in its thread's conversation and keeps the one the graph
  * returns (a MemorySaver serialises and copies the whole thread twice per turn, ~0.5 ms).
+ *
+ * The run's abort signal comes in as `configurable.abort` and goes straight to the model call: given
+ * as `invoke`'s own `signal`, LangGraph 1.7 adds an abort listener to it on every invoke and never
+ * removes it, so a run-wide signal would collect one listener (and what it holds) per turn.
  */
 export function buildAgentGraph(callModel: CallModel, tools: ActionTool[] | undefined) {
   const actionTools = new Set((tools ?? []).map((t) => t.function.name));
   return new StateGraph(AgentState)
     .addNode("model", async (state: AgentStateType, config: LangGraphRunnableConfig) => {
       const replicate = Number(config.configurable?.replicate ?? 0);
-      const { message, usage } = await callModel(state.messages, tools, replicate, config.signal);
+      const signal = config.configurable?.abort as AbortSignal | undefined;
+      const { message, usage } = await callModel(state.messages, tools, replicate, signal);
       return { messages: [message], usage, action: actionFromAnswer(message, actionTools) };
     })
     .addEdge(START, "model")
