@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { availableParallelism } from "node:os";
 import { runEpisode } from "../environments/kernel/episode.ts";
 import { createRng } from "../random/index.ts";
 import type { SqliteStore, StoredTrial } from "../store/index.ts";
@@ -34,10 +35,21 @@ export interface ExecuteOptions {
   /** Longest time a finished trial waits in memory before it is written. */
   flushMs?: number;
   /**
-   * Worker threads for the LLM agents' turns (0 or absent: all in this thread). Episodes, the store
-   * and every shared limit stay in this thread; see `agents/llm/workers.ts`.
+   * Worker threads for the LLM agents' turns (0 or absent: all in this thread; "auto": `autoWorkers`).
+   * Episodes, the store and every shared limit stay in this thread; see `agents/llm/workers.ts`.
    */
-  workers?: number;
+  workers?: number | "auto";
+}
+
+/**
+ * Workers pay when the LLM agents' own CPU limits the run: many calls in flight (a fast or local
+ * server, or high concurrency) and enough trials to repay starting them (~1 s of CPU each, loading
+ * LangChain). Otherwise — a few trials, or a handful of slow remote calls at a time — one thread is
+ * cheaper. One worker per core (the main thread drives episodes and the store in the gaps), at most 4.
+ */
+export function autoWorkers(a: { cores: number; concurrency: number; trials: number }): number {
+  if (a.cores < 2 || a.concurrency < 16 || a.trials < 500) return 0;
+  return Math.min(4, a.cores);
 }
 
 /**
@@ -60,9 +72,15 @@ export async function executeRun(
   for (let i = 0; i < plan.total; i++) stored += done[i]!;
 
   const keys = new TrialKeys(plan);
-  // Loaded only when asked for: a run of simulated agents never pays for LangChain.
-  const offload = opts.workers
-    ? (await import("../agents/llm/workers.ts")).offloadLlmAgents(plan.agents, opts.workers, opts.signal)
+  let toRun = 0;
+  for (let i = 0; i < target; i++) toRun += 1 - done[i]!;
+  const threads =
+    opts.workers === "auto"
+      ? autoWorkers({ cores: availableParallelism(), concurrency: opts.concurrency, trials: toRun })
+      : (opts.workers ?? 0);
+  // Loaded only when used: a run of simulated agents never pays for LangChain here.
+  const offload = threads
+    ? (await import("../agents/llm/workers.ts")).offloadLlmAgents(plan.agents, threads, opts.signal)
     : null;
   const agents = offload?.agents ?? plan.agents;
   const batchSize = opts.batchSize ?? 512;

@@ -9,7 +9,7 @@ import { type LlmContext, resolveChoiceAgent } from "../../src/agents/registry.t
 import { DEFAULT_HOTEL_POOL } from "../../src/datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../../src/environments/choice/design.ts";
 import { choiceEnvironment } from "../../src/environments/choice/environment.ts";
-import { executeRun } from "../../src/runner/execute.ts";
+import { autoWorkers, executeRun } from "../../src/runner/execute.ts";
 import { type AgentEntry, planRun } from "../../src/runner/plan.ts";
 import { startSimServer } from "../../src/serve-sim/index.ts";
 import type { SimServer, SimServerOptions } from "../../src/serve-sim/types.ts";
@@ -194,5 +194,15 @@ describe("executeRun with LLM agents in worker threads", () => {
       expect(rows.every((t) => t.chosenSlot !== null)).toBe(true);
       store.close();
     });
+  });
+});
+
+describe("autoWorkers", () => {
+  it("moves LLM turns to workers only when the run is CPU-bound and long enough to repay them", () => {
+    expect(autoWorkers({ cores: 2, concurrency: 16, trials: 1600 })).toBe(2);
+    expect(autoWorkers({ cores: 16, concurrency: 64, trials: 9000 })).toBe(4);
+    expect(autoWorkers({ cores: 1, concurrency: 64, trials: 9000 })).toBe(0);
+    expect(autoWorkers({ cores: 8, concurrency: 8, trials: 9000 })).toBe(0);
+    expect(autoWorkers({ cores: 8, concurrency: 64, trials: 100 })).toBe(0);
   });
 });

@@ -18,6 +18,7 @@ interface RunOptions extends LlmOptions, CommonRunOptions {
   limit?: string;
   store: string;
   concurrency: string;
+  workers: string;
   json?: boolean;
   watch?: boolean;
   prices?: string;
@@ -79,6 +80,11 @@ export function registerRun(program: Command, out: Output): void {
     .option("--seed <seed>", "design seed (number or text)")
     .option("--store <file>", "SQLite store file", "bazaar.db")
     .option("--concurrency <n>", "trials in flight at once", "8")
+    .option(
+      "--workers <n>",
+      "worker threads for LLM agents' calls: 0 (none), n, or auto (one per core when a run is CPU-bound)",
+      "auto",
+    )
     .option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2")
     .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
     .option("--json", "print the result as JSON")
@@ -105,6 +111,10 @@ export function registerRun(program: Command, out: Output): void {
     const plan = envCli.plan(o, llm);
     const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
     const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
+    const workers =
+      o.workers === "auto"
+        ? "auto"
+        : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
     const prices = o.watch && o.prices ? loadPriceTable(o.prices) : undefined;
     const store = SqliteStore.open(o.store, { create: true });
     cache.target = store.responseCache();
@@ -136,6 +146,7 @@ export function registerRun(program: Command, out: Output): void {
       const result = await executeRun(plan, store, {
         limit,
         concurrency,
+        workers,
         signal: controller.signal,
         onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
         onTrial: live ? (record) => live.onTrial(record) : undefined,
