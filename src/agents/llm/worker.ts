@@ -8,13 +8,14 @@ import { parentPort } from "node:worker_threads";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import type { AttemptOutcome, CallGate, Settled } from "./gate.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
 import { registerSecret } from "./secrets.ts";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts runs as a worker thread");
 
-const post = (m: FromWorker) => port.postMessage(m);
+const out = new Batcher<FromWorker>((batch) => port.postMessage(batch));
+const post = (m: FromWorker) => out.post(m);
 const replies = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let nextReq = 0;
 
@@ -112,7 +113,11 @@ function sessionSignal(session: number): AbortSignal {
   return c.signal;
 }
 
-port.on("message", (m: ToWorker) => {
+port.on("message", (batch: ToWorker[]) => {
+  for (const m of batch) onMessage(m);
+});
+
+function onMessage(m: ToWorker): void {
   switch (m.t) {
     case "agent":
       registerSecret(m.spec.apiKey);
@@ -120,7 +125,10 @@ port.on("message", (m: ToWorker) => {
       return;
     case "act": {
       const agent = agentFor(m.agent, m.session);
-      if (!agent) return post({ t: "failed", req: m.req, error: `no agent ${m.agent} in this worker` });
+      if (!agent) {
+        post({ t: "failed", req: m.req, error: `no agent ${m.agent} in this worker` });
+        return;
+      }
       agent.turn(m.thread, m.fresh, m.replicate, sessionSignal(m.session)).then(
         (acted) => post({ t: "acted", req: m.req, acted }),
         (err: unknown) =>
@@ -146,4 +154,4 @@ port.on("message", (m: ToWorker) => {
       return;
     }
   }
-});
+}

@@ -16,10 +16,11 @@ import type { Acted, Agent, AgentContext, Observation } from "../../environments
 import type { AgentEntry } from "../../runner/plan.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
 
 interface Handle {
   worker: Worker;
+  out: Batcher<ToWorker>;
   /** Turns in flight, for picking the least busy worker. */
   busy: number;
   /** Agents already sent to this worker. */
@@ -66,8 +67,15 @@ export class LlmWorkerPool {
 
   private start(): Handle {
     const worker = new Worker(bootstrap(), { eval: true });
-    const handle: Handle = { worker, busy: 0, agents: new Set() };
-    worker.on("message", (m: FromWorker) => this.onMessage(handle, m));
+    const handle: Handle = {
+      worker,
+      out: new Batcher<ToWorker>((batch) => worker.postMessage(batch)),
+      busy: 0,
+      agents: new Set(),
+    };
+    worker.on("message", (batch: FromWorker[]) => {
+      for (const m of batch) this.onMessage(handle, m);
+    });
     const die = (err: Error) => {
       this.failure ??= err;
       const turns = [...this.turns.values()];
@@ -84,7 +92,7 @@ export class LlmWorkerPool {
   }
 
   private send(h: Handle, m: ToWorker): void {
-    h.worker.postMessage(m);
+    h.out.post(m);
   }
 
   private agentId(agent: LlmAgent): number {
