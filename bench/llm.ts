@@ -4,6 +4,8 @@
  *     store) vs a bare `fetch` loop sending the same requests at the same concurrency;
  *  2. per-call overhead of the agent in milliseconds, from the same comparison at concurrency 1;
  *  3. 200 ms injected latency at concurrency 64: achieved calls/s vs the ideal 64 / 0.2 s = 320.
+ * The agent runs as `bazaar run` runs it (`--workers auto`: its LLM calls in worker threads when the
+ * run is CPU-bound); the zero-latency comparison is also shown with everything in one thread.
  *
  *   npx tsx bench/llm.ts
  */
@@ -17,7 +19,7 @@ import { buildChoiceTasks } from "../src/environments/choice/design.ts";
 import { choiceEnvironment } from "../src/environments/choice/environment.ts";
 import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
 import type { ChoiceTask } from "../src/environments/choice/types.ts";
-import { executeRun } from "../src/runner/execute.ts";
+import { autoWorkers, executeRun } from "../src/runner/execute.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { SqliteStore } from "../src/store/index.ts";
 
@@ -42,7 +44,14 @@ async function startServer(latencyMs: number): Promise<{ url: string; child: Chi
   return { url, child };
 }
 
-async function agentRun(tasks: ChoiceTask[], url: string, concurrency: number, dir: string, label: string) {
+async function agentRun(
+  tasks: ChoiceTask[],
+  url: string,
+  concurrency: number,
+  dir: string,
+  label: string,
+  workers: number | "auto" = "auto",
+) {
   const llm = { settings: { baseURL: url, useCache: false, concurrency, maxRetries: 2 } };
   const plan = planRun({
     env: choiceEnvironment,
@@ -54,7 +63,7 @@ async function agentRun(tasks: ChoiceTask[], url: string, concurrency: number, d
   });
   const store = SqliteStore.open(path.join(dir, `${label}.db`), { create: true });
   const t0 = performance.now();
-  const r = await executeRun(plan, store, { concurrency });
+  const r = await executeRun(plan, store, { concurrency, workers });
   const ms = performance.now() - t0;
   store.close();
   return { trials: r.ranNow, ms };
@@ -92,21 +101,30 @@ export async function benchLlm(): Promise<void> {
   const rate = (r: { trials: number; ms: number }) => (r.trials * 1000) / r.ms;
   const fast = await startServer(0);
   try {
-    await bareFetch(tasks.slice(0, 200), fast.url, 8); // warm-up
-    await agentRun(tasks.slice(0, 200), fast.url, 8, dir, "warm");
     const concurrency = 16;
+    const workers = autoWorkers({ cores: os.availableParallelism(), concurrency, trials: tasks.length });
+    // Warm-up, both ways: JIT, and the worker threads (started once per process, ~1 s each).
+    await bareFetch(tasks.slice(0, 200), fast.url, 8);
+    await agentRun(tasks.slice(0, 200), fast.url, 8, dir, "warm", 0);
+    if (workers > 0) await agentRun(tasks.slice(0, 200), fast.url, concurrency, dir, "warm-workers", workers);
     const bare = await bareFetch(tasks, fast.url, concurrency);
     const full = await agentRun(tasks, fast.url, concurrency, dir, "full");
+    const single = await agentRun(tasks, fast.url, concurrency, dir, "single", 0);
     console.log(
       `LLM path against serve-sim (zero latency, separate process), ${tasks.length} trials, concurrency ${concurrency}:`,
     );
     console.log(
-      `  full LangGraph agent (ChatOpenAI, machine, store; cache off): ${rate(full).toFixed(0)} trials/s`,
+      `  full LangGraph agent (ChatOpenAI, machine, store; cache off), ${workers} worker thread${workers === 1 ? "" : "s"} (auto): ${rate(full).toFixed(0)} trials/s`,
+    );
+    console.log(
+      `  the same, all in one thread (--workers 0):                   ${rate(single).toFixed(0)} trials/s`,
     );
     console.log(
       `  bare fetch loop, same requests:                               ${rate(bare).toFixed(0)} requests/s`,
     );
-    console.log(`  ratio full/bare: ${((100 * rate(full)) / rate(bare)).toFixed(1)}%`);
+    console.log(
+      `  ratio full/bare: ${((100 * rate(full)) / rate(bare)).toFixed(1)}% (one thread: ${((100 * rate(single)) / rate(bare)).toFixed(1)}%)`,
+    );
     const one = tasks.slice(0, 300);
     const bare1 = await bareFetch(one, fast.url, 1);
     const full1 = await agentRun(one, fast.url, 1, dir, "serial");
@@ -120,8 +138,9 @@ export async function benchLlm(): Promise<void> {
     const n = 64 * 12;
     const r = await agentRun(tasks.slice(0, n), slow.url, 64, dir, "latency");
     const achieved = rate(r);
+    const r1 = await agentRun(tasks.slice(n, 2 * n), slow.url, 64, dir, "latency-single", 0);
     console.log(
-      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s`,
+      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s (one thread: ${((100 * rate(r1)) / 320).toFixed(1)}%)`,
     );
   } finally {
     slow.child.kill();
