@@ -92,6 +92,9 @@ async function bareFetch(tasks: ChoiceTask[], url: string, concurrency: number) 
   return { trials: ok, ms: performance.now() - t0 };
 }
 
+/** The explicit worker count the bench also measures, whatever `auto` picks on this machine. */
+const BENCH_WORKERS = 2;
+
 export async function benchLlm(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bazaar-bench-llm-"));
   const tasks = buildChoiceTasks(
@@ -102,28 +105,35 @@ export async function benchLlm(): Promise<void> {
   const fast = await startServer(0);
   try {
     const concurrency = 16;
-    const workers = autoWorkers({ cores: os.availableParallelism(), concurrency, trials: tasks.length });
+    const auto = autoWorkers({ cores: os.availableParallelism(), concurrency, trials: tasks.length });
     // Warm-up, both ways: JIT, and the worker threads (started once per process, ~1 s each).
     await bareFetch(tasks.slice(0, 200), fast.url, 8);
     await agentRun(tasks.slice(0, 200), fast.url, 8, dir, "warm", 0);
-    if (workers > 0) await agentRun(tasks.slice(0, 200), fast.url, concurrency, dir, "warm-workers", workers);
+    await agentRun(tasks.slice(0, 200), fast.url, concurrency, dir, "warm-workers", BENCH_WORKERS);
     const bare = await bareFetch(tasks, fast.url, concurrency);
-    const full = await agentRun(tasks, fast.url, concurrency, dir, "full");
     const single = await agentRun(tasks, fast.url, concurrency, dir, "single", 0);
+    const pooled = await agentRun(tasks, fast.url, concurrency, dir, "pooled", BENCH_WORKERS);
+    const full =
+      auto === 0
+        ? single
+        : auto === BENCH_WORKERS
+          ? pooled
+          : await agentRun(tasks, fast.url, concurrency, dir, "full");
+    const pct = (r: { trials: number; ms: number }) => `${((100 * rate(r)) / rate(bare)).toFixed(1)}%`;
     console.log(
-      `LLM path against serve-sim (zero latency, separate process), ${tasks.length} trials, concurrency ${concurrency}:`,
+      `LLM path against serve-sim (zero latency, separate process), ${tasks.length} trials, concurrency ${concurrency}, ${os.availableParallelism()} cores:`,
     );
     console.log(
-      `  full LangGraph agent (ChatOpenAI, machine, store; cache off), ${workers} worker thread${workers === 1 ? "" : "s"} (auto): ${rate(full).toFixed(0)} trials/s`,
+      `  full LangGraph agent (ChatOpenAI, machine, store; cache off), one thread:   ${rate(single).toFixed(0)} trials/s`,
     );
     console.log(
-      `  the same, all in one thread (--workers 0):                   ${rate(single).toFixed(0)} trials/s`,
+      `  the same, its LLM calls in ${BENCH_WORKERS} worker threads (--workers ${BENCH_WORKERS}):         ${rate(pooled).toFixed(0)} trials/s`,
     );
     console.log(
-      `  bare fetch loop, same requests:                               ${rate(bare).toFixed(0)} requests/s`,
+      `  bare fetch loop, same requests:                                           ${rate(bare).toFixed(0)} requests/s`,
     );
     console.log(
-      `  ratio full/bare: ${((100 * rate(full)) / rate(bare)).toFixed(1)}% (one thread: ${((100 * rate(single)) / rate(bare)).toFixed(1)}%)`,
+      `  ratio full/bare: ${pct(full)} as \`bazaar run\` runs it here (--workers auto = ${auto}); one thread ${pct(single)}, ${BENCH_WORKERS} workers ${pct(pooled)}`,
     );
     const one = tasks.slice(0, 300);
     const bare1 = await bareFetch(one, fast.url, 1);
@@ -138,9 +148,17 @@ export async function benchLlm(): Promise<void> {
     const n = 64 * 12;
     const r = await agentRun(tasks.slice(0, n), slow.url, 64, dir, "latency");
     const achieved = rate(r);
-    const r1 = await agentRun(tasks.slice(n, 2 * n), slow.url, 64, dir, "latency-single", 0);
+    const auto = autoWorkers({ cores: os.availableParallelism(), concurrency: 64, trials: n });
+    const other = await agentRun(
+      tasks.slice(n, 2 * n),
+      slow.url,
+      64,
+      dir,
+      "latency-other",
+      auto ? 0 : BENCH_WORKERS,
+    );
     console.log(
-      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s (one thread: ${((100 * rate(r1)) / 320).toFixed(1)}%)`,
+      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s (--workers auto = ${auto}; with ${auto ? "none" : BENCH_WORKERS}: ${((100 * rate(other)) / 320).toFixed(1)}%)`,
     );
   } finally {
     slow.child.kill();

@@ -42,14 +42,16 @@ export interface ExecuteOptions {
 }
 
 /**
- * Workers pay when the LLM agents' own CPU limits the run: many calls in flight (a fast or local
- * server, or high concurrency) and enough trials to repay starting them (~1 s of CPU each, loading
- * LangChain). Otherwise — a few trials, or a handful of slow remote calls at a time — one thread is
- * cheaper. One worker per core (the main thread drives episodes and the store in the gaps), at most 4.
+ * Workers pay when the LLM agents' own CPU limits the run (many calls in flight: a fast or local
+ * server, or high concurrency), there are enough trials to repay starting them (~1 s of CPU each,
+ * loading LangChain), and there are spare cores: a worker turn costs ~1 ms more CPU than one in the
+ * main thread (messages, a second heap and JIT), so on 2 cores — where the model server, if local,
+ * takes its share too — they measured no faster than one thread. One worker per core beyond the main
+ * thread's, at most 4.
  */
 export function autoWorkers(a: { cores: number; concurrency: number; trials: number }): number {
-  if (a.cores < 2 || a.concurrency < 16 || a.trials < 500) return 0;
-  return Math.min(4, a.cores);
+  if (a.cores < 4 || a.concurrency < 16 || a.trials < 500) return 0;
+  return Math.min(4, a.cores - 1);
 }
 
 /**

@@ -82,7 +82,7 @@ export function registerRun(program: Command, out: Output): void {
     .option("--concurrency <n>", "trials in flight at once", "8")
     .option(
       "--workers <n>",
-      "worker threads for LLM agents' calls: 0 (none), n, or auto (one per core when a run is CPU-bound)",
+      "worker threads for LLM agents' calls: 0 (none), n, or auto (on 4+ cores, when a run is CPU-bound)",
       "auto",
     )
     .option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2")
