@@ -4,6 +4,7 @@
  * or null when the refit does not converge to a finite maximum. A weighted fit with integer
  * weights is exactly the fit on the resample that repeats each row that many times.
  */
+import { cholesky, choleskySolve } from "../logit/linalg.ts";
 import { createWorkspace, type LogitWorkspace } from "../logit/workspace.ts";
 
 export interface WeightedFitOptions {
@@ -44,30 +45,8 @@ class ActiveRows {
 
   /** Cholesky solve of info·δ = grad; null when the information is not positive definite. */
   solve(): Float64Array | null {
-    const { k, info, grad } = this;
-    const L = new Float64Array(k * k);
-    for (let i = 0; i < k; i++) {
-      for (let j = 0; j <= i; j++) {
-        let s = info[i * k + j] as number;
-        for (let q = 0; q < j; q++) s -= (L[i * k + q] as number) * (L[j * k + q] as number);
-        if (i === j) {
-          if (!(s > 1e-12 * Math.max(1, info[i * k + i] as number))) return null;
-          L[i * k + i] = Math.sqrt(s);
-        } else L[i * k + j] = s / (L[j * k + j] as number);
-      }
-    }
-    const z = new Float64Array(k);
-    for (let i = 0; i < k; i++) {
-      let s = grad[i] as number;
-      for (let q = 0; q < i; q++) s -= (L[i * k + q] as number) * (z[q] as number);
-      z[i] = s / (L[i * k + i] as number);
-    }
-    for (let i = k - 1; i >= 0; i--) {
-      let s = z[i] as number;
-      for (let q = i + 1; q < k; q++) s -= (L[q * k + i] as number) * (z[q] as number);
-      z[i] = s / (L[i * k + i] as number);
-    }
-    return z;
+    const l = cholesky(this.info, this.k, 1e-12);
+    return l && choleskySolve(l, this.grad, this.k);
   }
 }
 
