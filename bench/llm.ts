@@ -4,8 +4,8 @@
  *     store) vs a bare `fetch` loop sending the same requests at the same concurrency;
  *  2. per-call overhead of the agent in milliseconds, from the same comparison at concurrency 1;
  *  3. 200 ms injected latency at concurrency 64: achieved calls/s vs the ideal 64 / 0.2 s = 320.
- * The agent runs as `bazaar run` runs it (`--workers auto`: its LLM calls in worker threads when the
- * run is CPU-bound); the zero-latency comparison is also shown with everything in one thread.
+ * The agent runs as `bazaar run` runs it by default (one thread); both comparisons are also shown
+ * with its turns in 2 worker threads (`--workers 2`).
  *
  *   npx tsx bench/llm.ts
  */
@@ -19,7 +19,7 @@ import { buildChoiceTasks } from "../src/environments/choice/design.ts";
 import { choiceEnvironment } from "../src/environments/choice/environment.ts";
 import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
 import type { ChoiceTask } from "../src/environments/choice/types.ts";
-import { autoWorkers, executeRun } from "../src/runner/execute.ts";
+import { executeRun } from "../src/runner/execute.ts";
 import { planRun } from "../src/runner/plan.ts";
 import { SqliteStore } from "../src/store/index.ts";
 
@@ -50,7 +50,7 @@ async function agentRun(
   concurrency: number,
   dir: string,
   label: string,
-  workers: number | "auto" = "auto",
+  workers: number | "auto" = 0,
 ) {
   const llm = { settings: { baseURL: url, useCache: false, concurrency, maxRetries: 2 } };
   const plan = planRun({
@@ -92,7 +92,7 @@ async function bareFetch(tasks: ChoiceTask[], url: string, concurrency: number) 
   return { trials: ok, ms: performance.now() - t0 };
 }
 
-/** The explicit worker count the bench also measures, whatever `auto` picks on this machine. */
+/** The worker count the bench measures beside the default single thread. */
 const BENCH_WORKERS = 2;
 
 export async function benchLlm(): Promise<void> {
@@ -105,7 +105,6 @@ export async function benchLlm(): Promise<void> {
   const fast = await startServer(0);
   try {
     const concurrency = 16;
-    const auto = autoWorkers({ cores: os.availableParallelism(), concurrency, trials: tasks.length });
     // Warm-up, both ways: JIT, and the worker threads (started once per process, ~1 s each).
     await bareFetch(tasks.slice(0, 200), fast.url, 8);
     await agentRun(tasks.slice(0, 200), fast.url, 8, dir, "warm", 0);
@@ -113,12 +112,6 @@ export async function benchLlm(): Promise<void> {
     const bare = await bareFetch(tasks, fast.url, concurrency);
     const single = await agentRun(tasks, fast.url, concurrency, dir, "single", 0);
     const pooled = await agentRun(tasks, fast.url, concurrency, dir, "pooled", BENCH_WORKERS);
-    const full =
-      auto === 0
-        ? single
-        : auto === BENCH_WORKERS
-          ? pooled
-          : await agentRun(tasks, fast.url, concurrency, dir, "full");
     const pct = (r: { trials: number; ms: number }) => `${((100 * rate(r)) / rate(bare)).toFixed(1)}%`;
     console.log(
       `LLM path against serve-sim (zero latency, separate process), ${tasks.length} trials, concurrency ${concurrency}, ${os.availableParallelism()} cores:`,
@@ -133,7 +126,7 @@ export async function benchLlm(): Promise<void> {
       `  bare fetch loop, same requests:                                           ${rate(bare).toFixed(0)} requests/s`,
     );
     console.log(
-      `  ratio full/bare: ${pct(full)} as \`bazaar run\` runs it here (--workers auto = ${auto}); one thread ${pct(single)}, ${BENCH_WORKERS} workers ${pct(pooled)}`,
+      `  ratio full/bare: ${pct(single)} (one thread, as \`bazaar run\` runs it by default); with ${BENCH_WORKERS} workers ${pct(pooled)}`,
     );
     const one = tasks.slice(0, 300);
     const bare1 = await bareFetch(one, fast.url, 1);
@@ -148,17 +141,9 @@ export async function benchLlm(): Promise<void> {
     const n = 64 * 12;
     const r = await agentRun(tasks.slice(0, n), slow.url, 64, dir, "latency");
     const achieved = rate(r);
-    const auto = autoWorkers({ cores: os.availableParallelism(), concurrency: 64, trials: n });
-    const other = await agentRun(
-      tasks.slice(n, 2 * n),
-      slow.url,
-      64,
-      dir,
-      "latency-other",
-      auto ? 0 : BENCH_WORKERS,
-    );
+    const other = await agentRun(tasks.slice(n, 2 * n), slow.url, 64, dir, "latency-other", BENCH_WORKERS);
     console.log(
-      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s (--workers auto = ${auto}; with ${auto ? "none" : BENCH_WORKERS}: ${((100 * rate(other)) / 320).toFixed(1)}%)`,
+      `  200 ms latency, concurrency 64: ${achieved.toFixed(0)} calls/s = ${((100 * achieved) / 320).toFixed(1)}% of the ideal 320/s (one thread; with ${BENCH_WORKERS} workers ${((100 * rate(other)) / 320).toFixed(1)}%)`,
     );
   } finally {
     slow.child.kill();

@@ -82,8 +82,8 @@ export function registerRun(program: Command, out: Output): void {
     .option("--concurrency <n>", "trials in flight at once", "8")
     .option(
       "--workers <n>",
-      "worker threads for LLM agents' calls: 0 (none), n, or auto (on 4+ cores, when a run is CPU-bound)",
-      "auto",
+      "worker threads for LLM agents' turns: 0 (all in one thread), n, or auto (one per spare core on 4+ cores when a run is CPU-bound; not measured faster on 2 cores)",
+      "0",
     )
     .option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2")
     .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
