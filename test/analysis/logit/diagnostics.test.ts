@@ -179,6 +179,27 @@ describe("warnings and input errors", () => {
     expect(() => fitBinaryLogit({ X: [[1, Number.NaN]], y: [1], names })).toThrow(
       /row 0, covariate "x" is NaN/,
     );
+    // Found by a second pass after the running sum goes non-finite: the first bad value is named.
+    const rows = [
+      [1, 2],
+      [1, 3],
+      [1, Number.NEGATIVE_INFINITY],
+      [1, Number.NaN],
+    ];
+    expect(() => fitBinaryLogit({ X: rows, y: [1, 0, 1, 0], names })).toThrow(
+      /row 2, covariate "x" is -Infinity/,
+    );
+    // Every value finite, but so large that sums overflow: an error, not a fit of infinities.
+    expect(() =>
+      fitBinaryLogit({
+        X: [
+          [1, 1e308],
+          [1, 1e308],
+        ],
+        y: [1, 0],
+        names,
+      }),
+    ).toThrow(/covariates sum to Infinity; rescale them/);
     expect(() => fitBinaryLogit({ X: [[1, 2]], y: [2 as 0], names })).toThrow(/y\[0\] is 2/);
     expect(() => fitBinaryLogit({ X: [[1, 2]], y: [1], names: ["a", "a"] })).toThrow(/appears twice/);
     expect(() => fitBinaryLogit({ X: [[1, 2]], y: [1], names, clusters: [1, 2] })).toThrow(

@@ -5,14 +5,12 @@
  * earlier, larger fit.
  */
 import { describe, expect, it } from "vitest";
-import { fitBinaryLogit } from "../../../src/analysis/logit/index.ts";
 import {
   createWorkspace,
   kernelBackend,
   type LogitWorkspace,
 } from "../../../src/analysis/logit/workspace.ts";
 import { createRng, type Rng } from "../../../src/random/index.ts";
-import { simulateBinary } from "./simulate.ts";
 
 function fill(ws: LogitWorkspace, rng: Rng): void {
   for (const c of ws.cols) for (let i = 0; i < ws.n; i++) c[i] = rng.normal();
@@ -131,19 +129,39 @@ describe("WebAssembly SIMD logit kernels", () => {
     wasm.release();
   });
 
-  it("zero the padding row again when memory from a larger fit is reused", () => {
+  it("zero the padding row again when pooled memory comes back dirty", () => {
+    const n = 1001; // odd: one padding row
+    const k = 5;
+    // Drain the pool (at most 4 free arenas) and poison every borrowed arena's padding row with
+    // NaN, which would spread into every sum if a reused workspace left it in place.
+    const borrowed = Array.from({ length: 5 }, () => createWorkspace(n, k, "wasm-simd"));
+    for (const ws of borrowed) {
+      ws.block.data.fill(Number.NaN);
+      for (const v of [ws.outcome, ws.frequency, ws.eta, ws.resid, ws.weight])
+        new Float64Array(v.buffer, v.byteOffset, n + 1).fill(Number.NaN);
+      ws.release();
+    }
     const rng = createRng("ws|reuse");
-    const big = createWorkspace(2001, 12, "wasm-simd");
-    fill(big, rng);
-    big.eta.fill(3);
-    big.release();
-    const data = simulateBinary(createRng("ws|reuse|fit"), 1001, [0.3, -0.8, 0.5, 0.2]);
-    const fresh = fitBinaryLogit(data);
-    // The same fit again after another fit has left its numbers in the pooled memory.
-    const dirty = createWorkspace(4001, 4, "wasm-simd");
-    fill(dirty, rng);
-    dirty.release();
-    const again = fitBinaryLogit(data);
-    expect(again).toEqual(fresh);
+    const wasm = createWorkspace(n, k, "wasm-simd");
+    const js = createWorkspace(n, k, "js");
+    fill(js, rng);
+    copyInto(js, wasm);
+    for (const ws of [wasm, js]) for (let i = 0; i < n; i++) ws.frequency[i] = 1 + (i % 3);
+    const beta = [0.4, -0.3, 0.2, 0.1, -0.5];
+    expectClose(wasm.linearPredictor(beta), js.linearPredictor(beta), 1);
+    for (const weighted of [false, true]) {
+      const ll = [wasm.binaryResiduals(weighted), js.binaryResiduals(weighted)];
+      expect(Number.isFinite(ll[0])).toBe(true);
+      expect(Math.abs((ll[0] as number) - (ll[1] as number))).toBeLessThan(1e-9);
+      const d = [new Float64Array(k), new Float64Array(k)];
+      wasm.dots(wasm.resid, d[0] as Float64Array);
+      js.dots(js.resid, d[1] as Float64Array);
+      expectClose(d[0] as Float64Array, d[1] as Float64Array, Math.sqrt(n));
+      const g = [new Float64Array(k * k), new Float64Array(k * k)];
+      wasm.gram(g[0] as Float64Array, true);
+      js.gram(g[1] as Float64Array, true);
+      expectClose(g[0] as Float64Array, g[1] as Float64Array, Math.sqrt(n));
+    }
+    wasm.release();
   });
 });
