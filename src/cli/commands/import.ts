@@ -40,6 +40,8 @@ export function registerImport(program: Command, out: Output): void {
           ]),
         ),
       );
+      for (const r of result.runs)
+        for (const o of r.oddRows) out.log(`set apart in ${o.file}: ${o.rows} — ${o.why}`);
       const first = result.runs[0]?.runId;
       if (first)
         out.log(

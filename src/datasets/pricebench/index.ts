@@ -5,7 +5,14 @@ export {
   type ResponseFile,
   readPriceBenchRelease,
 } from "./release.ts";
-export { parseResponseFile, type ResponseRow, SWAP_OFFSET } from "./responses.ts";
+export {
+  describeOddRows,
+  type OddRows,
+  type ParsedResponses,
+  parseResponseFile,
+  type ResponseRow,
+  SWAP_OFFSET,
+} from "./responses.ts";
 export {
   displayedTask,
   type ImportedRun,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { InvalidFileError, type Problem, UserError } from "../../errors/index.ts";
 import { loadHotelPool } from "../hotels/load.ts";
 import type { Hotel } from "../hotels/schema.ts";
-import { parseResponseFile, type ResponseRow } from "./responses.ts";
+import { type OddRows, parseResponseFile, type ResponseRow } from "./responses.ts";
 import { type PriceBenchTask, parseTaskFile } from "./tasks.ts";
 
 export type ResponseBlock = "main" | "five";
@@ -17,6 +17,8 @@ export interface ResponseFile {
   /** The file name, as the run config lists it. */
   name: string;
   rows: ResponseRow[];
+  /** Rows set apart as a quirk of the file (reported, never read as answers). */
+  odd: OddRows | null;
 }
 
 export interface PriceBenchRelease {
@@ -135,7 +137,7 @@ export function readPriceBenchRelease(
       );
     problems = [];
     const text = readText(f.file);
-    const rows = parseResponseFile(text, f.file, f.swap, problems);
+    const { rows, odd } = parseResponseFile(text, f.file, f.swap, problems);
     for (const r of rows) {
       if (!taskIds[f.block].has(r.taskId)) {
         const id = f.swap ? r.taskId + 10000 : r.taskId;
@@ -157,6 +159,7 @@ export function readPriceBenchRelease(
       path: f.file,
       name: path.basename(f.file),
       rows,
+      odd,
     });
     models.set(f.model, list);
   }

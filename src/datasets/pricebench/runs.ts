@@ -6,7 +6,7 @@ import { emptyUsage } from "../../environments/kernel/types.ts";
 import { sha256Hex, stableHash } from "../../runner/keys.ts";
 import type { RunInfo, StoredTrial } from "../../store/index.ts";
 import type { PriceBenchRelease, ResponseFile } from "./release.ts";
-import { SWAP_OFFSET } from "./responses.ts";
+import { describeOddRows, SWAP_OFFSET } from "./responses.ts";
 import type { PriceBenchTask } from "./tasks.ts";
 
 /** Marks a run as imported from PriceBench, so `analyze` also reports the reference's convention. */
@@ -24,6 +24,8 @@ export interface ImportedRun {
     nonResponses: number;
     byFile: { file: string; responses: number; nonResponses: number }[];
     unanswered: { binary: number; ternary: number; five: number };
+    /** Rows set apart as quirks of the release's files: which file, which rows, and why. */
+    oddRows: { file: string; count: number; rows: string; why: string }[];
   };
 }
 
@@ -165,6 +167,11 @@ export function importedRuns(release: PriceBenchRelease): ImportedRun[] {
           ternary: unansweredOf(main.values(), answered.main, "ternary", "main"),
           five: unansweredOf(five.values(), answered.five, "five", "five"),
         },
+        oddRows: files.flatMap((f) =>
+          f.odd
+            ? [{ file: f.name, count: f.odd.rows.length, rows: describeOddRows(f.odd), why: f.odd.why }]
+            : [],
+        ),
       },
     });
   }

@@ -158,9 +158,24 @@ describe("importing a release", () => {
     const dir = tempDir();
     const fixture = writeFixtureRelease(path.join(dir, "release"), { models: { m: "steep" } });
     const swapFile = path.join(fixture.dir, "conjoint_results_m_swap.csv");
-    writeFileSync(swapFile, "task_id,choice,raw_output\n10001,A,B\n5,B,A\n");
+    // Rows of a swap file without the offset (the release's Mistral 7B quirk) are set apart and
+    // reported, never read as answers; a "swap" file in which no row has the offset is refused.
+    writeFileSync(swapFile, "task_id,choice,raw_output\n5,B,A\n6,A,B\n10001,A,B\n");
+    const quirky = importedRuns(readPriceBenchRelease(fixture.dir))[0]!;
+    expect(quirky.summary.oddRows).toEqual([
+      {
+        file: "conjoint_results_m_swap.csv",
+        count: 2,
+        rows: "2 rows (rows 1–2, ids 5–6)",
+        why: expect.stringMatching(/without the \+10000 offset/),
+      },
+    ]);
+    expect(quirky.summary.byFile.find((f) => f.file === "conjoint_results_m_swap.csv")?.responses).toBe(1);
+    const swapIds = quirky.tasks.map((t) => t.taskId).filter((id) => Number(id) > 10000);
+    expect(swapIds).toEqual(["10001"]);
+    writeFileSync(swapFile, "task_id,choice,raw_output\n5,B,A\n");
     expect(() => readPriceBenchRelease(fixture.dir)).toThrow(
-      /conjoint_results_m_swap\.csv, row 2, task_id: 5 lacks the \+10000 offset/,
+      /conjoint_results_m_swap\.csv, row 1, task_id: 5 lacks the \+10000 offset of a swap file \(no row of this file has it/,
     );
     writeFileSync(swapFile, "task_id,choice,raw_output\n19999,A,B\n");
     expect(() => readPriceBenchRelease(fixture.dir)).toThrow(

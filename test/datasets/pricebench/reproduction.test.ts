@@ -20,7 +20,11 @@ import {
 } from "../../../src/analysis/choice/index.ts";
 import type { LogitFit } from "../../../src/analysis/logit/index.ts";
 import { parseCsv } from "../../../src/datasets/hotels/index.ts";
-import { importedRuns, readPriceBenchRelease } from "../../../src/datasets/pricebench/index.ts";
+import {
+  type ImportedRun,
+  importedRuns,
+  readPriceBenchRelease,
+} from "../../../src/datasets/pricebench/index.ts";
 import type { ChoiceOutcome } from "../../../src/environments/choice/machine.ts";
 
 const DIR = path.resolve(import.meta.dirname, "../../../../shared/datasets/pricebench");
@@ -50,9 +54,11 @@ function table(file: string): Record<string, string>[] {
     .map((r) => Object.fromEntries(header!.fields.map((h, i) => [h, r.fields[i]!])));
 }
 
-function load(): Map<string, ChoiceTrial[]> {
+function load(): { byModel: Map<string, ChoiceTrial[]>; runs: ImportedRun[] } {
   const by = new Map<string, ChoiceTrial[]>();
-  for (const run of importedRuns(readPriceBenchRelease(DIR))) {
+  const runs = importedRuns(readPriceBenchRelease(DIR));
+  for (const run of runs) {
+    if (!(run.model in NAMES)) continue;
     by.set(
       run.model,
       run.trials.map((t, i) => {
@@ -71,7 +77,7 @@ function load(): Map<string, ChoiceTrial[]> {
       }),
     );
   }
-  return by;
+  return { byModel: by, runs };
 }
 
 /** Relative agreement, with an absolute floor for values that are numerically zero. */
@@ -94,7 +100,8 @@ function coef(fit: LogitFit | null, name: string) {
 }
 
 describe.skipIf(!exists)("PriceBench reproduction (11 released response sets)", () => {
-  const byModel = exists ? load() : new Map<string, ChoiceTrial[]>();
+  const loaded = exists ? load() : { byModel: new Map<string, ChoiceTrial[]>(), runs: [] };
+  const byModel = loaded.byModel;
   const all = [...byModel.values()].flat();
   const reference = exists
     ? analyzeChoice(all, { convention: REFERENCE_CONVENTION, bootstrapDraws: 0 })
@@ -105,6 +112,21 @@ describe.skipIf(!exists)("PriceBench reproduction (11 released response sets)", 
     return r;
   };
   const binaryEdges = exists ? priceDecileEdges(pooledOptionPrices(all, ["binary"])) : [];
+
+  it("imports every response set, and sets apart the unoffset block of Mistral 7B's swap file", () => {
+    expect(loaded.runs.length).toBeGreaterThanOrEqual(28);
+    const mistral = loaded.runs.find((r) => r.model === "mistral_7b-instruct-fp16");
+    expect(mistral?.summary.oddRows).toEqual([
+      {
+        file: "conjoint_results_mistral_7b-instruct-fp16_swap.csv",
+        count: 3600,
+        rows: "3,600 rows (rows 1–3,600, ids 1,001–4,600)",
+        why: expect.stringMatching(/offset/),
+      },
+    ]);
+    expect(mistral?.trials).toHaveLength(7200);
+    for (const r of loaded.runs) if (r !== mistral) expect(r.summary.oddRows, r.model).toEqual([]);
+  });
 
   it("imports all 11 models: 7,200 answers each (Claude: binary only; Llama 3.1 8B's swap file ends at 13310)", () => {
     expect([...byModel.keys()].sort()).toEqual(Object.keys(NAMES).sort());
