@@ -10,30 +10,30 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveBargainPairs } from "../src/agents/bargain/registry.ts";
-import { TimeDependentNegotiator } from "../src/agents/bargain/tactics.ts";
+import { resolveBargainPairs } from "../agents/bargain/registry.ts";
+import { TimeDependentNegotiator } from "../agents/bargain/tactics.ts";
 import {
   ceilCents,
   defaultPriceHistoryCatalog,
   floorCents,
   samePrice,
-} from "../src/datasets/price-history/index.ts";
-import type { BargainMoveAction } from "../src/environments/bargain/actions.ts";
-import { bargainEnvironment } from "../src/environments/bargain/environment.ts";
-import { buildBargainTasks } from "../src/environments/bargain/scenarios.ts";
+} from "../datasets/price-history/index.ts";
+import type { BargainMoveAction } from "../environments/bargain/actions.ts";
+import { bargainEnvironment } from "../environments/bargain/environment.ts";
+import { buildBargainTasks } from "../environments/bargain/scenarios.ts";
 import type {
   BargainMove,
   BargainRole,
   BargainTask,
   BargainView,
   TranscriptEntry,
-} from "../src/environments/bargain/types.ts";
-import { runEpisode } from "../src/environments/kernel/episode.ts";
-import type { Acted, Agent } from "../src/environments/kernel/types.ts";
-import { createRng } from "../src/random/index.ts";
-import { executeRun } from "../src/runner/execute.ts";
-import { planRun } from "../src/runner/plan.ts";
-import { SqliteStore } from "../src/store/index.ts";
+} from "../environments/bargain/types.ts";
+import { runEpisode } from "../environments/kernel/episode.ts";
+import { createRng } from "../environments/kernel/rng.ts";
+import type { Acted, Agent } from "../environments/kernel/types.ts";
+import { executeRun } from "../environments/runner/execute.ts";
+import { planRun } from "../environments/runner/plan.ts";
+import { SqliteStore } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const value = (name: string, dflt: number) => {

@@ -11,17 +11,17 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { CHOICE_PRESETS, type LogitChooserParams } from "../src/agents/sim/index.ts";
+import { CHOICE_PRESETS, type LogitChooserParams } from "../agents/sim/index.ts";
 import {
   analyzeChoice,
   binaryDesign,
   type ChoiceTrial,
   DEFAULT_CONVENTION,
-} from "../src/analysis/choice/index.ts";
-import { fitBinaryLogit } from "../src/analysis/logit/index.ts";
-import { DEFAULT_HOTEL_POOL } from "../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../src/environments/choice/design.ts";
-import { createRng } from "../src/random/index.ts";
+} from "../analysis/choice/index.ts";
+import { fitBinaryLogit } from "../analysis/logit/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../environments/choice/design.ts";
+import { createRng } from "../environments/kernel/rng.ts";
 import { simulateTask, trialOf } from "../test/analysis/choice/simulate.ts";
 
 const AGENTS = 28;

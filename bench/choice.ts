@@ -10,18 +10,18 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveChoiceAgent } from "../src/agents/registry.ts";
-import { CHOICE_PRESETS, LogitChooser } from "../src/agents/sim/index.ts";
-import { DEFAULT_HOTEL_POOL } from "../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../src/environments/choice/design.ts";
-import { choiceEnvironment } from "../src/environments/choice/environment.ts";
-import { parseChoiceAnswer } from "../src/environments/choice/parse.ts";
-import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
-import { slotLetters } from "../src/environments/choice/types.ts";
-import { createRng } from "../src/random/index.ts";
-import { executeRun } from "../src/runner/execute.ts";
-import { planRun } from "../src/runner/plan.ts";
-import { SqliteStore } from "../src/store/index.ts";
+import { resolveChoiceAgent } from "../agents/registry.ts";
+import { CHOICE_PRESETS, LogitChooser } from "../agents/sim/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../environments/choice/design.ts";
+import { choiceEnvironment } from "../environments/choice/environment.ts";
+import { parseChoiceAnswer } from "../environments/choice/parse.ts";
+import { renderChoiceMessages } from "../environments/choice/prompt.ts";
+import { slotLetters } from "../environments/choice/types.ts";
+import { createRng } from "../environments/kernel/rng.ts";
+import { executeRun } from "../environments/runner/execute.ts";
+import { planRun } from "../environments/runner/plan.ts";
+import { SqliteStore } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -78,13 +78,13 @@ function bareLoop(replicates: number): { trials: number; ms: number; checksum: n
 function millionRun(dir: string): void {
   const script = `
     import path from "node:path";
-    import { resolveChoiceAgent } from "./src/agents/registry.ts";
-    import { DEFAULT_HOTEL_POOL } from "./src/datasets/hotels/index.ts";
-    import { buildChoiceTasks } from "./src/environments/choice/design.ts";
-    import { choiceEnvironment } from "./src/environments/choice/environment.ts";
-    import { executeRun } from "./src/runner/execute.ts";
-    import { planRun } from "./src/runner/plan.ts";
-    import { SqliteStore } from "./src/store/index.ts";
+    import { resolveChoiceAgent } from "./agents/registry.ts";
+    import { DEFAULT_HOTEL_POOL } from "./datasets/hotels/index.ts";
+    import { buildChoiceTasks } from "./environments/choice/design.ts";
+    import { choiceEnvironment } from "./environments/choice/environment.ts";
+    import { executeRun } from "./environments/runner/execute.ts";
+    import { planRun } from "./environments/runner/plan.ts";
+    import { SqliteStore } from "./environments/store/index.ts";
     const tasks = buildChoiceTasks({}, DEFAULT_HOTEL_POOL);
     const replicates = Math.ceil(1_000_000 / tasks.length);
     const plan = planRun({ env: choiceEnvironment, settings: { maxReasks: 2 }, tasks,

@@ -13,15 +13,15 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveChoiceAgent } from "../src/agents/registry.ts";
-import { DEFAULT_HOTEL_POOL } from "../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../src/environments/choice/design.ts";
-import { choiceEnvironment } from "../src/environments/choice/environment.ts";
-import { renderChoiceMessages } from "../src/environments/choice/prompt.ts";
-import type { ChoiceTask } from "../src/environments/choice/types.ts";
-import { executeRun } from "../src/runner/execute.ts";
-import { planRun } from "../src/runner/plan.ts";
-import { SqliteStore } from "../src/store/index.ts";
+import { resolveChoiceAgent } from "../agents/registry.ts";
+import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../environments/choice/design.ts";
+import { choiceEnvironment } from "../environments/choice/environment.ts";
+import { renderChoiceMessages } from "../environments/choice/prompt.ts";
+import type { ChoiceTask } from "../environments/choice/types.ts";
+import { executeRun } from "../environments/runner/execute.ts";
+import { planRun } from "../environments/runner/plan.ts";
+import { SqliteStore } from "../environments/store/index.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fitBinaryLogit } from "../src/analysis/logit/index.ts";
-import { createRng } from "../src/random/index.ts";
+import { fitBinaryLogit } from "../analysis/logit/index.ts";
+import { createRng } from "../environments/kernel/rng.ts";
 import { simulateBinary } from "../test/analysis/logit/simulate.ts";
 
 const N = 7_200;

@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { ENVIRONMENT_CLIS } from "../src/cli/envs/index.ts";
-import { executeRun } from "../src/runner/execute.ts";
-import type { RunPlan } from "../src/runner/plan.ts";
-import { SqliteStore } from "../src/store/index.ts";
-import { startRunView } from "../src/tui/live/run-view.ts";
+import { ENVIRONMENT_CLIS } from "../cli/run/index.ts";
+import { startRunView } from "../cli/tui/live/run-view.ts";
+import { executeRun } from "../environments/runner/execute.ts";
+import type { RunPlan } from "../environments/runner/plan.ts";
+import { SqliteStore } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const value = (name: string, dflt: number) => {

@@ -11,7 +11,7 @@ import wabtInit from "wabt";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Every WebAssembly source of the project, relative to the root. */
-export const WASM_SOURCES = ["src/analysis/logit/wasm/kernels.wat"];
+export const WASM_SOURCES = ["analysis/logit/wasm/kernels.wat"];
 
 /** The binary of one .wat file (SIMD enabled), compiled with wabt. */
 export async function compileWat(relPath: string): Promise<Uint8Array> {

@@ -1,5 +1,5 @@
 /**
- * Regenerates the committed default hotel pool (src/datasets/hotels/pool.json) from the seeded
+ * Regenerates the committed default hotel pool (datasets/hotels/pool.json) from the seeded
  * generator, or writes another pool elsewhere:
  *
  *   npx tsx scripts/generate-hotels.ts                      # the committed pool (seed 2026, 179 hotels)
@@ -12,14 +12,14 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_POOL_SEED, DEFAULT_POOL_SIZE, generateHotelPool } from "../src/datasets/hotels/generate.ts";
+import { DEFAULT_POOL_SEED, DEFAULT_POOL_SIZE, generateHotelPool } from "../datasets/hotels/generate.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
   options: {
     seed: { type: "string", default: String(DEFAULT_POOL_SEED) },
     size: { type: "string", default: String(DEFAULT_POOL_SIZE) },
-    out: { type: "string", default: path.join(root, "src/datasets/hotels/pool.json") },
+    out: { type: "string", default: path.join(root, "datasets/hotels/pool.json") },
   },
 });
 
@@ -28,7 +28,7 @@ const size = Number(values.size);
 const hotels = generateHotelPool(seed, size);
 const file = {
   about:
-    "Invented New-York-like hotel profiles from generateHotelPool(seed, size) in src/datasets/hotels/generate.ts. " +
+    "Invented New-York-like hotel profiles from generateHotelPool(seed, size) in datasets/hotels/generate.ts. " +
     "Regenerate with: npx tsx scripts/generate-hotels.ts. Do not edit by hand.",
   seed,
   size,

@@ -6,9 +6,9 @@
  *   npx tsx scripts/reference/choice-fixture.ts && /usr/bin/python3 scripts/reference/choice_reference.py
  */
 import { writeFileSync } from "node:fs";
-import { DEFAULT_HOTEL_POOL } from "../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../../src/environments/choice/design.ts";
-import { createRng } from "../../src/random/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../../environments/choice/design.ts";
+import { createRng } from "../../environments/kernel/rng.ts";
 import { presetAgents, simulateTask } from "../../test/analysis/choice/simulate.ts";
 
 const design = {

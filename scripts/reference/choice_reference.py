@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for bazaar's choice estimators (src/analysis/choice), from statsmodels.
+"""Reference values for bazaar's choice estimators (analysis/choice), from statsmodels.
 
 Reads test/fixtures/choice/trials.json (written by scripts/reference/choice-fixture.ts: simulated
 shoppers on a small seeded design) and writes test/fixtures/choice/reference.json. Every number is

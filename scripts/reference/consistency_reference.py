@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for bazaar's self-consistency audit (src/analysis/consistency), from numpy.
+"""Reference values for bazaar's self-consistency audit (analysis/consistency), from numpy.
 
 Writes test/fixtures/consistency/hand-worked.json: a small audit group small enough to check by
 hand (five items, seven queries, a handful of completions each) and, computed independently here,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for bazaar's logit core (src/analysis/logit), from statsmodels.
+"""Reference values for bazaar's logit core (analysis/logit), from statsmodels.
 
 Writes, into test/fixtures/logit/:
   binary.csv, binary.json                 statsmodels Logit: default and cov_type="cluster" SEs

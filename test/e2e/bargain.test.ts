@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BargainAnalysis } from "../../src/analysis/bargain/index.ts";
+import type { BargainAnalysis } from "../../analysis/bargain/index.ts";
 import {
   DEFAULT_CATALOG_PATH,
   generatePriceHistoryCatalog,
   PRICE_HISTORY_CATEGORIES,
-} from "../../src/datasets/price-history/index.ts";
-import type { BargainTrialRecord } from "../../src/environments/bargain/record.ts";
+} from "../../datasets/price-history/index.ts";
+import type { BargainTrialRecord } from "../../environments/bargain/record.ts";
 import { REPO_ROOT, runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 const inProcess = runInProcess;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CueTrialRecord } from "../../src/environments/cue/index.ts";
-import { startSimServer } from "../../src/serve-sim/index.ts";
+import { startSimServer } from "../../agents/serve-sim/index.ts";
+import type { CueTrialRecord } from "../../environments/cue/index.ts";
 import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 type SimServer = Awaited<ReturnType<typeof startSimServer>>;

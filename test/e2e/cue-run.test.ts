@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CueAnalysis } from "../../src/analysis/cue/index.ts";
-import { DEFAULT_PRODUCT_PAIRS } from "../../src/datasets/products/index.ts";
+import type { CueAnalysis } from "../../analysis/cue/index.ts";
+import { DEFAULT_PRODUCT_PAIRS } from "../../datasets/products/index.ts";
 import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 const inProcess = runInProcess;

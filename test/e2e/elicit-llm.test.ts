@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SimServer, startSimServer } from "../../src/serve-sim/index.ts";
+import { type SimServer, startSimServer } from "../../agents/serve-sim/index.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { ElicitTrialRecordShape } from "./elicit-shape.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { QueryUseSchema } from "../../src/environments/elicit/types.ts";
-import { UsageSchema } from "../../src/environments/kernel/types.ts";
+import { QueryUseSchema } from "../../environments/elicit/types.ts";
+import { UsageSchema } from "../../environments/kernel/types.ts";
 
 const Offer = z.object({ item: z.string(), price: z.number().positive() });
 

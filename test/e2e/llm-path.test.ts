@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHOICE_PRESETS } from "../../src/agents/sim/index.ts";
-import { fitBinaryLogit, withIntercept } from "../../src/analysis/logit/index.ts";
-import { bedRank } from "../../src/environments/choice/attributes.ts";
-import type { ChoiceOption } from "../../src/environments/choice/types.ts";
-import { startSimServer } from "../../src/serve-sim/index.ts";
+import { startSimServer } from "../../agents/serve-sim/index.ts";
+import { CHOICE_PRESETS } from "../../agents/sim/index.ts";
+import { fitBinaryLogit, withIntercept } from "../../analysis/logit/index.ts";
+import { bedRank } from "../../environments/choice/attributes.ts";
+import type { ChoiceOption } from "../../environments/choice/types.ts";
 import { BIN, runCli, tempDir } from "../helpers/cli.ts";
 import { storedTrials } from "../helpers/store.ts";
 

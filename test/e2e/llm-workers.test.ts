@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimServer } from "../../src/serve-sim/index.ts";
+import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { BIN, runCli, tempDir } from "../helpers/cli.ts";
 import { storedTrials } from "../helpers/store.ts";
 

@@ -66,10 +66,10 @@ describe.concurrent("bazaar run --watch and bazaar watch, piped (no terminal)", 
 
 describe("bazaar watch filters", () => {
   it("are checked against the run's agents and environment, with the valid values named", async () => {
-    const { registerWatch } = await import("../../src/cli/commands/watch.ts");
+    const { registerWatch } = await import("../../cli/commands/watch.ts");
     expect(registerWatch).toBeTypeOf("function");
     const { Command } = await import("commander");
-    const { fixtureRun } = await import("../tui/fixtures.ts");
+    const { fixtureRun } = await import("../cli/tui/fixtures.ts");
     const { store, plan } = await fixtureRun("choice", 5);
     const errors: string[] = [];
     const program = new Command().exitOverride();

@@ -47,7 +47,7 @@ export function runCli(
  * bad input and of analyses (the real binary is what e2e runs use).
  */
 export async function runInProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { main } = await import("../../src/cli/main.ts");
+  const { main } = await import("../../cli/main.ts");
   let out = "";
   let err = "";
   const code = await main(args, {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { LlmLikeNegotiator, type LlmLikeParams } from "../../../src/agents/bargain/llm-like.ts";
-import { PLAIN_LLM_BUYER, PLAIN_LLM_SELLER } from "../../../src/agents/bargain/presets.ts";
-import { TimeDependentNegotiator } from "../../../src/agents/bargain/tactics.ts";
-import { bargainEnvironment } from "../../../src/environments/bargain/environment.ts";
-import type { BargainOutcome, BargainTask } from "../../../src/environments/bargain/types.ts";
-import { runEpisode } from "../../../src/environments/kernel/episode.ts";
-import { createRng } from "../../../src/random/index.ts";
+import { LlmLikeNegotiator, type LlmLikeParams } from "../../../agents/bargain/llm-like.ts";
+import { PLAIN_LLM_BUYER, PLAIN_LLM_SELLER } from "../../../agents/bargain/presets.ts";
+import { TimeDependentNegotiator } from "../../../agents/bargain/tactics.ts";
+import { bargainEnvironment } from "../../../environments/bargain/environment.ts";
+import type { BargainOutcome, BargainTask } from "../../../environments/bargain/types.ts";
+import { runEpisode } from "../../../environments/kernel/episode.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const task: BargainTask = {
   env: "bargain",

@@ -7,12 +7,12 @@ import {
   namesOnlyKnownPrices,
   narratorMessages,
   TemplateNarrator,
-} from "../../../src/agents/bargain/narrator.ts";
-import { PAPER_SCHEDULE } from "../../../src/agents/bargain/offer-generator.ts";
-import { OgNarratorBuyer } from "../../../src/agents/bargain/og-narrator.ts";
-import { LlmSettingsSchema } from "../../../src/agents/llm/index.ts";
-import type { BargainMove, BargainView } from "../../../src/environments/bargain/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/bargain/narrator.ts";
+import { PAPER_SCHEDULE } from "../../../agents/bargain/offer-generator.ts";
+import { OgNarratorBuyer } from "../../../agents/bargain/og-narrator.ts";
+import { LlmSettingsSchema } from "../../../agents/llm/index.ts";
+import type { BargainMove, BargainView } from "../../../environments/bargain/types.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const history: BargainMove[] = [
   { role: "buyer", type: "offer", price: 40, talk: "Would you take $40?" },

@@ -6,9 +6,9 @@ import {
   parseSchedule,
   scheduleFactors,
   scheduleText,
-} from "../../../src/agents/bargain/offer-generator.ts";
-import type { BargainMove, BargainView } from "../../../src/environments/bargain/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/bargain/offer-generator.ts";
+import type { BargainMove, BargainView } from "../../../environments/bargain/types.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 function view(limit: number, asks: number[], maxTurns = 6): BargainView {
   const history: BargainMove[] = [];

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { LlmLikeNegotiator } from "../../../src/agents/bargain/llm-like.ts";
-import { MeteredAgent } from "../../../src/agents/bargain/metered.ts";
-import { parseSchedule } from "../../../src/agents/bargain/offer-generator.ts";
-import { OgNarratorBuyer } from "../../../src/agents/bargain/og-narrator.ts";
+import { LlmLikeNegotiator } from "../../../agents/bargain/llm-like.ts";
+import { MeteredAgent } from "../../../agents/bargain/metered.ts";
+import { parseSchedule } from "../../../agents/bargain/offer-generator.ts";
+import { OgNarratorBuyer } from "../../../agents/bargain/og-narrator.ts";
 import {
   bargainAgentNames,
   resolveBargainPairs,
   resolveBargainPlayer,
   splitSpecs,
-} from "../../../src/agents/bargain/registry.ts";
-import { LlmAgent } from "../../../src/agents/llm/index.ts";
-import { UserError } from "../../../src/errors/index.ts";
+} from "../../../agents/bargain/registry.ts";
+import { LlmAgent } from "../../../agents/llm/index.ts";
+import { UserError } from "../../../environments/kernel/errors.ts";
 
 describe("bargaining agent specs", () => {
   it("resolve every kind for its roles", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { RULE_PRESETS } from "../../../src/agents/bargain/presets.ts";
-import { TimeDependentNegotiator, TitForTatNegotiator } from "../../../src/agents/bargain/tactics.ts";
-import type { BargainMove, BargainRole, BargainView } from "../../../src/environments/bargain/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+import { RULE_PRESETS } from "../../../agents/bargain/presets.ts";
+import { TimeDependentNegotiator, TitForTatNegotiator } from "../../../agents/bargain/tactics.ts";
+import type { BargainMove, BargainRole, BargainView } from "../../../environments/bargain/types.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 function view(role: BargainRole, limit: number, history: BargainMove[] = [], listedPrice = 100): BargainView {
   return { role, codename: "x_1", title: "X", description: "", listedPrice, limit, maxTurns: 6, history };

@@ -7,13 +7,13 @@ import {
   LlmSettingsSchema,
   MemoryResponseCache,
   registerSecret,
-} from "../../../src/agents/llm/index.ts";
-import { DEFAULT_HOTEL_POOL } from "../../../src/datasets/hotels/index.ts";
-import { ChoiceActionSchema } from "../../../src/environments/choice/actions.ts";
-import { buildChoiceTasks } from "../../../src/environments/choice/design.ts";
-import { type ChoiceOutcome, choiceMachine, SHOPPER } from "../../../src/environments/choice/machine.ts";
-import { runEpisode } from "../../../src/environments/kernel/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/llm/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
+import { buildChoiceTasks } from "../../../environments/choice/design.ts";
+import { type ChoiceOutcome, choiceMachine, SHOPPER } from "../../../environments/choice/machine.ts";
+import { runEpisode } from "../../../environments/kernel/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const [task] = buildChoiceTasks(
   { pairs: 1, pairAppearances: 1, triples: 0, fives: 0, seed: 4 },

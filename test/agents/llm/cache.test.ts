@@ -5,8 +5,8 @@ import {
   cacheKey,
   MemoryResponseCache,
   type ResponseCache,
-} from "../../../src/agents/llm/index.ts";
-import { SqliteStore } from "../../../src/store/index.ts";
+} from "../../../agents/llm/index.ts";
+import { SqliteStore } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const answer = (content: string): CachedResponse => ({

@@ -6,8 +6,8 @@ import {
   RateLimiter,
   Semaphore,
   sleep,
-} from "../../../src/agents/llm/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/llm/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 describe("Semaphore", () => {
   it("never lets more than its limit hold at once, and serves waiters in order", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { actionFromToolCall, toolsFromActions } from "../../../src/agents/llm/index.ts";
-import { ChoiceActionSchema } from "../../../src/environments/choice/actions.ts";
+import { actionFromToolCall, toolsFromActions } from "../../../agents/llm/index.ts";
+import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
 
 describe("toolsFromActions", () => {
   it("turns every non-reply action into a function tool named by its type", () => {

@@ -9,10 +9,10 @@ import {
   SentenceMatcher,
   sdForRate,
   truePriceEquivalent,
-} from "../../../src/agents/sim/index.ts";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
-import { buildCueTasks, type CueTask, shownCard } from "../../../src/environments/cue/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/sim/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
+import { buildCueTasks, type CueTask, shownCard } from "../../../environments/cue/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const matcher = new SentenceMatcher(DEFAULT_CUE_LIBRARY);
 const moderate = CUE_PRESETS.moderate!.params;

@@ -6,9 +6,9 @@ import {
   SimRespondent,
   trueAnswer,
   writeAmount,
-} from "../../../src/agents/sim/index.ts";
-import { buildElicitTasks, parseDollarAmount, viewOf } from "../../../src/environments/elicit/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../agents/sim/index.ts";
+import { buildElicitTasks, parseDollarAmount, viewOf } from "../../../environments/elicit/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const tasks = buildElicitTasks({ seed: 1 });
 const itemValue = (t: (typeof tasks)[number], id: string) => {

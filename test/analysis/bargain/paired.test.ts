@@ -5,8 +5,8 @@ import {
   defaultComparisons,
   type SessionInput,
   scoreSession,
-} from "../../../src/analysis/bargain/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/bargain/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 function sessions(
   buyer: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjustBudget, type SessionInput, scoreSession } from "../../../src/analysis/bargain/index.ts";
+import { adjustBudget, type SessionInput, scoreSession } from "../../../analysis/bargain/index.ts";
 
 function session(over: Partial<SessionInput>): SessionInput {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type SessionInput, scoreSession, summarizeByInterest } from "../../../src/analysis/bargain/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+import { type SessionInput, scoreSession, summarizeByInterest } from "../../../analysis/bargain/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 /**
  * The reference evaluation, re-derived independently from its definition: invalid sessions

@@ -7,7 +7,7 @@
  * bootstrap's percentile WTP interval. Rates are printed for the record.
  */
 import { describe, expect, it } from "vitest";
-import { CHOICE_PRESETS } from "../../../src/agents/sim/index.ts";
+import { CHOICE_PRESETS } from "../../../agents/sim/index.ts";
 import {
   binaryDesign,
   type ChoiceTrial,
@@ -15,11 +15,11 @@ import {
   DEFAULT_CONVENTION,
   pairClusteredBootstrap,
   reviewWtp,
-} from "../../../src/analysis/choice/index.ts";
-import { fitBinaryLogit, fitConditionalLogit, type LogitFitOk } from "../../../src/analysis/logit/index.ts";
-import { DEFAULT_HOTEL_POOL } from "../../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../../../src/environments/choice/design.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/choice/index.ts";
+import { fitBinaryLogit, fitConditionalLogit, type LogitFitOk } from "../../../analysis/logit/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../../../environments/choice/design.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { presetPolicy, simulateTask, trialOf } from "./simulate.ts";
 
 const REPLICATIONS = 400;

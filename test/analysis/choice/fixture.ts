@@ -1,8 +1,8 @@
 /** Readers for the statsmodels reference of the choice estimators (see scripts/reference/choice_reference.py). */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ChoiceTrial } from "../../../src/analysis/choice/index.ts";
-import type { ChoiceOption, TaskKind } from "../../../src/environments/choice/types.ts";
+import type { ChoiceTrial } from "../../../analysis/choice/index.ts";
+import type { ChoiceOption, TaskKind } from "../../../environments/choice/types.ts";
 
 const dir = fileURLToPath(new URL("../../fixtures/choice/", import.meta.url));
 

@@ -1,16 +1,16 @@
 /**
- * Simulation recovery: simulated shoppers with known parameters (src/agents/sim presets) on the
+ * Simulation recovery: simulated shoppers with known parameters (agents/sim presets) on the
  * full default design; every estimator must find its truth.
  */
 import { describe, expect, it } from "vitest";
-import { CHOICE_PRESETS, logitChoiceProbabilities } from "../../../src/agents/sim/index.ts";
+import { CHOICE_PRESETS, logitChoiceProbabilities } from "../../../agents/sim/index.ts";
 import {
   analyzeChoice,
   coefficient,
   DEFAULT_CONVENTION,
   REFERENCE_CONVENTION,
-} from "../../../src/analysis/choice/index.ts";
-import type { LogitFit } from "../../../src/analysis/logit/index.ts";
+} from "../../../analysis/choice/index.ts";
+import type { LogitFit } from "../../../analysis/logit/index.ts";
 import { presetAgents, simulateChoiceTrials } from "./simulate.ts";
 
 const trials = simulateChoiceTrials(

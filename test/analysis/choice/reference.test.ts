@@ -10,8 +10,8 @@ import {
   fitBrandPremiums,
   multiplicityAudit,
   REFERENCE_CONVENTION,
-} from "../../../src/analysis/choice/index.ts";
-import type { LogitFit } from "../../../src/analysis/logit/index.ts";
+} from "../../../analysis/choice/index.ts";
+import type { LogitFit } from "../../../analysis/logit/index.ts";
 import { choiceReference, fixtureTrials, type RefFit, relClose } from "./fixture.ts";
 
 const trials = fixtureTrials();

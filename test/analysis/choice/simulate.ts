@@ -7,12 +7,12 @@ import {
   CHOICE_PRESETS,
   type LogitChooserParams,
   logitChoiceProbabilities,
-} from "../../../src/agents/sim/index.ts";
-import type { ChoiceTrial } from "../../../src/analysis/choice/index.ts";
-import { DEFAULT_HOTEL_POOL } from "../../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks, type ChoiceDesignInput } from "../../../src/environments/choice/design.ts";
-import type { ChoiceTask } from "../../../src/environments/choice/types.ts";
-import { createRng, type Rng } from "../../../src/random/index.ts";
+} from "../../../agents/sim/index.ts";
+import type { ChoiceTrial } from "../../../analysis/choice/index.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { buildChoiceTasks, type ChoiceDesignInput } from "../../../environments/choice/design.ts";
+import type { ChoiceTask } from "../../../environments/choice/types.ts";
+import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 
 export type SimPolicy =
   | { kind: "logit"; params: LogitChooserParams }

@@ -16,10 +16,10 @@ import {
   reviewWtp,
   triageAgent,
   WeightedBinaryLogit,
-} from "../../../src/analysis/choice/index.ts";
-import { fitBinaryLogit, type LogitFitOk } from "../../../src/analysis/logit/index.ts";
-import type { ChoiceOption } from "../../../src/environments/choice/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/choice/index.ts";
+import { fitBinaryLogit, type LogitFitOk } from "../../../analysis/logit/index.ts";
+import type { ChoiceOption } from "../../../environments/choice/types.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { presetAgents, simulateChoiceTrials } from "./simulate.ts";
 
 function option(price: number, extra: Partial<ChoiceOption> = {}): ChoiceOption {

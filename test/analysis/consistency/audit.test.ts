@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONSISTENT_RESPONDENT, RESPONDENT_PRESETS } from "../../../src/agents/sim/respondent.ts";
+import { CONSISTENT_RESPONDENT, RESPONDENT_PRESETS } from "../../../agents/sim/respondent.ts";
 import {
   auditAgent,
   collectAgents,
@@ -8,8 +8,8 @@ import {
   type GroupData,
   reasonCategory,
   utilityDesign,
-} from "../../../src/analysis/consistency/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/consistency/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { simulateAgent } from "./simulate.ts";
 
 const FAST = { draws: 400 };

@@ -7,7 +7,7 @@ import {
   itemResiduals,
   pathResiduals,
   zFor,
-} from "../../../src/analysis/consistency/index.ts";
+} from "../../../analysis/consistency/index.ts";
 
 /** Hand-worked group with numpy reference values: scripts/reference/consistency_reference.py. */
 const fixture = JSON.parse(

@@ -3,15 +3,15 @@
  * by a simulated respondent (the same answer distribution the agent draws from, without the text
  * round trip), grouped exactly as `collectAgents` groups exported records.
  */
-import { expectedAnswer, type RespondentParams } from "../../../src/agents/sim/respondent.ts";
-import type { AgentData, GroupData, QueryData } from "../../../src/analysis/consistency/index.ts";
+import { expectedAnswer, type RespondentParams } from "../../../agents/sim/respondent.ts";
+import type { AgentData, GroupData, QueryData } from "../../../analysis/consistency/index.ts";
 import {
   buildElicitTasks,
   type ElicitDesignInput,
   type ElicitTask,
   viewOf,
-} from "../../../src/environments/elicit/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../environments/elicit/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const taskCache = new Map<string, ElicitTask[]>();
 

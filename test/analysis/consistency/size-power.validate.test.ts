@@ -12,8 +12,8 @@ import {
   CONSISTENT_RESPONDENT,
   RESPONDENT_PRESETS,
   type RespondentParams,
-} from "../../../src/agents/sim/respondent.ts";
-import { auditAgent, type ConsistencyOptions } from "../../../src/analysis/consistency/index.ts";
+} from "../../../agents/sim/respondent.ts";
+import { auditAgent, type ConsistencyOptions } from "../../../analysis/consistency/index.ts";
 import { simulateAgent } from "./simulate.ts";
 
 const REPLICATIONS = 200;

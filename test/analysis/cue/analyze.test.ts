@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CUE_PRESETS, type CueShopperParams } from "../../../src/agents/sim/index.ts";
-import { analyzeCue, type CategoryCueAnalysis, intervalCovers } from "../../../src/analysis/cue/index.ts";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
-import { buildCueTasks, type CueDesignInput } from "../../../src/environments/cue/index.ts";
+import { CUE_PRESETS, type CueShopperParams } from "../../../agents/sim/index.ts";
+import { analyzeCue, type CategoryCueAnalysis, intervalCovers } from "../../../analysis/cue/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
+import { buildCueTasks, type CueDesignInput } from "../../../environments/cue/index.ts";
 import { simulateCue } from "./simulate.ts";
 
 function run(params: CueShopperParams, design: CueDesignInput, seed: string | number, bootstrap = 300) {

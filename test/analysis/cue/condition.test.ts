@@ -4,8 +4,8 @@ import {
   type CueObservation,
   estimateCondition,
   pairClusteredIntervals,
-} from "../../../src/analysis/cue/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/cue/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const SETTINGS = { bootstrap: 0, level: 0.95, orderFollowingRate: 0.9 };
 

@@ -6,10 +6,10 @@
  * position-locked shopper is never given a PE. Run by `npm run validate`.
  */
 import { describe, expect, it } from "vitest";
-import { CUE_PRESETS, type CueShopperParams } from "../../../src/agents/sim/index.ts";
-import { analyzeCue, intervalCovers } from "../../../src/analysis/cue/index.ts";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
-import { buildCueTasks } from "../../../src/environments/cue/index.ts";
+import { CUE_PRESETS, type CueShopperParams } from "../../../agents/sim/index.ts";
+import { analyzeCue, intervalCovers } from "../../../analysis/cue/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
+import { buildCueTasks } from "../../../environments/cue/index.ts";
 import { simulateCue } from "./simulate.ts";
 
 const REPLICATIONS = 200;

@@ -6,7 +6,7 @@ import {
   type PriceEquivalent,
   priceEquivalent,
   rateAt,
-} from "../../../src/analysis/cue/index.ts";
+} from "../../../analysis/cue/index.ts";
 
 const GRID = [0, 0.02, 0.04, 0.06, 0.08, 0.12, 0.18, 0.26];
 

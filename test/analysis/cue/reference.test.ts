@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fittedCrossing, smallClusterFactor, studentQuantile } from "../../../src/analysis/cue/index.ts";
+import { fittedCrossing, smallClusterFactor, studentQuantile } from "../../../analysis/cue/index.ts";
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 

@@ -3,11 +3,11 @@
  * shopper on the view the machine would show (re-asked up to twice after an off-format reply), and
  * reduced to the observation the estimators read. Fast enough for hundreds of replications.
  */
-import { CueShopper, type CueShopperParams } from "../../../src/agents/sim/index.ts";
-import type { CueObservation } from "../../../src/analysis/cue/index.ts";
-import { DEFAULT_CUE_LIBRARY } from "../../../src/datasets/products/index.ts";
-import { type CueTask, type CueView, shownCard } from "../../../src/environments/cue/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+import { CueShopper, type CueShopperParams } from "../../../agents/sim/index.ts";
+import type { CueObservation } from "../../../analysis/cue/index.ts";
+import { DEFAULT_CUE_LIBRARY } from "../../../datasets/products/index.ts";
+import { type CueTask, type CueView, shownCard } from "../../../environments/cue/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 export function simulateCue(
   params: CueShopperParams,

@@ -17,8 +17,8 @@ import {
   fitConditionalLogit,
   type LogitFit,
   type LogitFitOk,
-} from "../../../src/analysis/logit/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/logit/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { type ClusterDesign, simulateBinary, simulateConditional } from "./simulate.ts";
 
 const REPLICATIONS = 1_000;

@@ -7,8 +7,8 @@ import {
   slotConstantNames,
   slotConstants,
   withIntercept,
-} from "../../../src/analysis/logit/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/logit/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { simulateBinary, simulateConditional } from "./simulate.ts";
 
 function notIdentified(fit: LogitFit): LogitNotIdentified {

@@ -4,8 +4,8 @@ import {
   fitConditionalLogit,
   predictBinaryProbabilities,
   predictProbabilities,
-} from "../../../src/analysis/logit/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/logit/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 import { simulateBinary, simulateConditional } from "./simulate.ts";
 
 describe("predictions", () => {

@@ -4,7 +4,7 @@ import {
   fitConditionalLogit,
   type LogitFit,
   type LogitFitOk,
-} from "../../../src/analysis/logit/index.ts";
+} from "../../../analysis/logit/index.ts";
 import { readCsv, readReference } from "./fixtures.ts";
 
 // Reference values from statsmodels (Logit, ConditionalLogit); how each was produced is in the

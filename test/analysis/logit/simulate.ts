@@ -4,7 +4,7 @@
  * shown `clusterSize` times, and each showing reuses the cluster's shared random draw with
  * probability `shareWithinCluster` (as an LLM at temperature 0 repeats its answer) or draws afresh.
  */
-import type { Rng } from "../../../src/random/index.ts";
+import type { Rng } from "../../../environments/kernel/rng.ts";
 
 export interface ClusterDesign {
   clusterSize?: number;

@@ -5,12 +5,8 @@
  * earlier, larger fit.
  */
 import { describe, expect, it } from "vitest";
-import {
-  createWorkspace,
-  kernelBackend,
-  type LogitWorkspace,
-} from "../../../src/analysis/logit/workspace.ts";
-import { createRng, type Rng } from "../../../src/random/index.ts";
+import { createWorkspace, kernelBackend, type LogitWorkspace } from "../../../analysis/logit/workspace.ts";
+import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 
 function fill(ws: LogitWorkspace, rng: Rng): void {
   for (const c of ws.cols) for (let i = 0; i < ws.n; i++) c[i] = rng.normal();

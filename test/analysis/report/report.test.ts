@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeChoice } from "../../../src/analysis/choice/index.ts";
+import { analyzeChoice } from "../../../analysis/choice/index.ts";
 import {
   choiceAgentTable,
   choiceBrandTable,
@@ -14,7 +14,7 @@ import {
   renderSvg,
   sig,
   stars,
-} from "../../../src/analysis/report/index.ts";
+} from "../../../analysis/report/index.ts";
 import { presetAgents, simulateChoiceTrials } from "../choice/simulate.ts";
 
 describe("formatting", () => {

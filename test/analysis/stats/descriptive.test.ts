@@ -7,8 +7,8 @@ import {
   resampleIndices,
   spearman,
   variance,
-} from "../../../src/analysis/stats/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../analysis/stats/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 // Reference: numpy 1.24.2 (np.quantile default "linear" = type 7, np.var ddof=1), scipy spearmanr.
 const a = [0.3, -1.2, 5.5, 2.2, 2.2, 7.1, 0.0, -3.3];

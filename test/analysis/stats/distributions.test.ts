@@ -4,7 +4,7 @@ import {
   normalQuantile,
   normalUpperTail,
   twoSidedNormalP,
-} from "../../../src/analysis/stats/index.ts";
+} from "../../../analysis/stats/index.ts";
 
 // Reference values: scipy 1.10.1 (Debian python3-scipy), stats.norm.sf / norm.ppf / chi2.sf.
 function expectRel(actual: number, expected: number, rel = 1e-9): void {

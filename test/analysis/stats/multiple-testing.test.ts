@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjustPValues } from "../../../src/analysis/stats/index.ts";
+import { adjustPValues } from "../../../analysis/stats/index.ts";
 
 // Reference: statsmodels 0.13.5 multipletests(ps, method="bonferroni" | "holm" | "fdr_bh")[1].
 const ps = [0.008, 0.03, 0.123, 0.6, 0.2, 0.01, 0.04];

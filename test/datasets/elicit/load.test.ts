@@ -6,13 +6,10 @@ import {
   parseElicitDomain,
   pathItemId,
   pathOffers,
-} from "../../../src/datasets/elicit/index.ts";
-import { InvalidFileError } from "../../../src/errors/index.ts";
+} from "../../../datasets/elicit/index.ts";
+import { InvalidFileError } from "../../../environments/kernel/errors.ts";
 
-const flightsText = readFileSync(
-  new URL("../../../src/datasets/elicit/flights.json", import.meta.url),
-  "utf8",
-);
+const flightsText = readFileSync(new URL("../../../datasets/elicit/flights.json", import.meta.url), "utf8");
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests break the parsed JSON on purpose
 function mutated(edit: (d: any) => void): string {

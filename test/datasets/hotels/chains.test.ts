@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHAIN_BRAND_CUES, CHAIN_FAMILIES, inferChain } from "../../../src/datasets/hotels/index.ts";
+import { CHAIN_BRAND_CUES, CHAIN_FAMILIES, inferChain } from "../../../datasets/hotels/index.ts";
 
 describe("inferChain", () => {
   it("finds each family from its brand names and sub-brands", () => {

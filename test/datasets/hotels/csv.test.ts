@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CsvSyntaxError, parseCsv } from "../../../src/datasets/hotels/index.ts";
+import { CsvSyntaxError, parseCsv } from "../../../datasets/hotels/index.ts";
 
 const fields = (text: string): string[][] => parseCsv(text).map((r) => r.fields);
 

@@ -7,9 +7,9 @@ import {
   DEFAULT_POOL_SIZE,
   generateHotelPool,
   loadHotelPool,
-} from "../../../src/datasets/hotels/index.ts";
+} from "../../../datasets/hotels/index.ts";
 
-const poolPath = path.resolve(import.meta.dirname, "../../../src/datasets/hotels/pool.json");
+const poolPath = path.resolve(import.meta.dirname, "../../../datasets/hotels/pool.json");
 
 describe("the committed default pool", () => {
   it("equals generateHotelPool() exactly (regenerate with npx tsx scripts/generate-hotels.ts)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Hotel } from "../../../src/datasets/hotels/index.ts";
+import type { Hotel } from "../../../datasets/hotels/index.ts";
 import {
   CHAINS,
   generateHotelPool,
@@ -7,8 +7,8 @@ import {
   inferChain,
   POOL_PRICE_CEILING,
   POOL_PRICE_FLOOR,
-} from "../../../src/datasets/hotels/index.ts";
-import { UserError } from "../../../src/errors/index.ts";
+} from "../../../datasets/hotels/index.ts";
+import { UserError } from "../../../environments/kernel/errors.ts";
 
 const pool = generateHotelPool();
 

@@ -9,8 +9,8 @@ import {
   loadHotelPool,
   PRICEBENCH_FIELD_NAMES,
   parseHotelPool,
-} from "../../../src/datasets/hotels/index.ts";
-import { InvalidFileError, type Problem, UserError } from "../../../src/errors/index.ts";
+} from "../../../datasets/hotels/index.ts";
+import { InvalidFileError, type Problem, UserError } from "../../../environments/kernel/errors.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "bazaar-hotels-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import {
   inferChain,
   loadHotelPool,
   parseHotelPool,
-} from "../../../src/datasets/hotels/index.ts";
+} from "../../../datasets/hotels/index.ts";
 
 // The real PriceBench release sits beside the repository in ../shared; a fresh clone has no such
 // folder, and then these tests skip with a notice. Nothing from that file is copied here.

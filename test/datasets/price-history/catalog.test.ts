@@ -7,7 +7,7 @@ import {
   defaultPriceHistoryCatalog,
   generatePriceHistoryCatalog,
   loadPriceHistory,
-} from "../../../src/datasets/price-history/index.ts";
+} from "../../../datasets/price-history/index.ts";
 
 describe("the committed default catalog", () => {
   it("equals the generator's output (regenerate with npx bazaar datasets generate price-history --out …)", () => {

@@ -6,8 +6,8 @@ import {
   LISTED_PRICE_FLOOR,
   PRICE_HISTORY_CATEGORIES,
   productsFromRaw,
-} from "../../../src/datasets/price-history/index.ts";
-import { scenarioPrices } from "../../../src/environments/bargain/scenarios.ts";
+} from "../../../datasets/price-history/index.ts";
+import { scenarioPrices } from "../../../environments/bargain/scenarios.ts";
 
 const RULES = { budgetFactor: 0.8, costFactor: 1 };
 

@@ -6,8 +6,8 @@ import {
   generatePriceHistoryCatalog,
   loadPriceHistory,
   PRICE_HISTORY_CATEGORIES,
-} from "../../../src/datasets/price-history/index.ts";
-import { InvalidFileError } from "../../../src/errors/index.ts";
+} from "../../../datasets/price-history/index.ts";
+import { InvalidFileError } from "../../../environments/kernel/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 /** A folder laid out like the public data set: one `<category>.json` array per category. */

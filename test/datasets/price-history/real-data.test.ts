@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPriceHistory } from "../../../src/datasets/price-history/index.ts";
-import { scenarioPrices } from "../../../src/environments/bargain/scenarios.ts";
+import { loadPriceHistory } from "../../../datasets/price-history/index.ts";
+import { scenarioPrices } from "../../../environments/bargain/scenarios.ts";
 import { REPO_ROOT } from "../../helpers/cli.ts";
 
 const DIR = path.resolve(REPO_ROOT, "../shared/datasets/amazon-history-price");

@@ -5,17 +5,17 @@ import {
   analyzeChoice,
   choiceTrialsFromRecords,
   REFERENCE_CONVENTION,
-} from "../../../src/analysis/choice/index.ts";
+} from "../../../analysis/choice/index.ts";
 import {
   displayedTask,
   importedRuns,
   importPriceBench,
   outcomeOf,
   readPriceBenchRelease,
-} from "../../../src/datasets/pricebench/index.ts";
-import { InvalidFileError } from "../../../src/errors/index.ts";
-import { trialRecords } from "../../../src/runner/records.ts";
-import { SqliteStore } from "../../../src/store/index.ts";
+} from "../../../datasets/pricebench/index.ts";
+import { InvalidFileError } from "../../../environments/kernel/errors.ts";
+import { trialRecords } from "../../../environments/runner/records.ts";
+import { SqliteStore } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeFixtureRelease } from "./release-fixture.ts";
 

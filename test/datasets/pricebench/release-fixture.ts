@@ -4,11 +4,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEFAULT_HOTEL_POOL, type Hotel } from "../../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../../../src/environments/choice/design.ts";
-import type { ChoiceOption, ChoiceTask } from "../../../src/environments/choice/types.ts";
-import { createRng } from "../../../src/random/index.ts";
-import { csvCell } from "../../../src/store/index.ts";
+import { DEFAULT_HOTEL_POOL, type Hotel } from "../../../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../../../environments/choice/design.ts";
+import type { ChoiceOption, ChoiceTask } from "../../../environments/choice/types.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import { csvCell } from "../../../environments/store/index.ts";
 import { presetPolicy, simulateTask } from "../../analysis/choice/simulate.ts";
 
 const FIELDS = [

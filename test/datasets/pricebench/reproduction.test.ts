@@ -17,15 +17,11 @@ import {
   pooledOptionPrices,
   priceDecileEdges,
   REFERENCE_CONVENTION,
-} from "../../../src/analysis/choice/index.ts";
-import type { LogitFit } from "../../../src/analysis/logit/index.ts";
-import { parseCsv } from "../../../src/datasets/hotels/index.ts";
-import {
-  type ImportedRun,
-  importedRuns,
-  readPriceBenchRelease,
-} from "../../../src/datasets/pricebench/index.ts";
-import type { ChoiceOutcome } from "../../../src/environments/choice/machine.ts";
+} from "../../../analysis/choice/index.ts";
+import type { LogitFit } from "../../../analysis/logit/index.ts";
+import { parseCsv } from "../../../datasets/hotels/index.ts";
+import { type ImportedRun, importedRuns, readPriceBenchRelease } from "../../../datasets/pricebench/index.ts";
+import type { ChoiceOutcome } from "../../../environments/choice/machine.ts";
 
 const DIR = path.resolve(import.meta.dirname, "../../../../shared/datasets/pricebench");
 const exists = existsSync(path.join(DIR, "conjoint_tasks.csv")) && existsSync(path.join(DIR, "outputs/data"));

@@ -8,7 +8,7 @@ import {
   findPersuasiveWording,
   PERSUASION_KINDS,
   type ProductPair,
-} from "../../../src/datasets/products/index.ts";
+} from "../../../datasets/products/index.ts";
 
 const base = DEFAULT_PRODUCT_PAIRS[0] as ProductPair;
 

@@ -7,8 +7,8 @@ import {
   loadProductPairs,
   parseCueLibrary,
   parseProductPairs,
-} from "../../../src/datasets/products/index.ts";
-import { InvalidFileError, UserError } from "../../../src/errors/index.ts";
+} from "../../../datasets/products/index.ts";
+import { InvalidFileError, UserError } from "../../../environments/kernel/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 function thrown(f: () => unknown): InvalidFileError {

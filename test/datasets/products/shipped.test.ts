@@ -13,7 +13,7 @@ import {
   notOneSentence,
   PERSUASIVE_RULES,
   runnableConditions,
-} from "../../../src/datasets/products/index.ts";
+} from "../../../datasets/products/index.ts";
 
 describe("the shipped product pairs", () => {
   it("has at least six pairs in each of headphones and coffee machines", () => {
@@ -95,7 +95,7 @@ describe("the shipped cue library", () => {
 describe("the README", () => {
   it("lists every persuasive-wording rule exactly as the checker applies it", () => {
     const readme = readFileSync(
-      path.resolve(import.meta.dirname, "../../../src/datasets/products/README.md"),
+      path.resolve(import.meta.dirname, "../../../datasets/products/README.md"),
       "utf8",
     );
     for (const rule of PERSUASIVE_RULES) {

@@ -1,9 +1,9 @@
-import type { BargainAction } from "../../../src/environments/bargain/actions.ts";
-import { bargainEnvironment } from "../../../src/environments/bargain/environment.ts";
-import type { BargainOutcome, BargainTask, BargainView } from "../../../src/environments/bargain/types.ts";
-import { runEpisode } from "../../../src/environments/kernel/episode.ts";
-import type { Acted, Agent, Observation } from "../../../src/environments/kernel/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+import type { BargainAction } from "../../../environments/bargain/actions.ts";
+import { bargainEnvironment } from "../../../environments/bargain/environment.ts";
+import type { BargainOutcome, BargainTask, BargainView } from "../../../environments/bargain/types.ts";
+import { runEpisode } from "../../../environments/kernel/episode.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import type { Acted, Agent, Observation } from "../../../environments/kernel/types.ts";
 
 /** A hand-made scenario: listed $100, budget $80, cost $50 unless overridden. */
 export function task(over: Partial<BargainTask> = {}): BargainTask {

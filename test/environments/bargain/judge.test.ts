@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BargainActionSchema } from "../../../src/environments/bargain/actions.ts";
-import { judgeAction, wellFormedMove } from "../../../src/environments/bargain/judge.ts";
-import { createRng } from "../../../src/random/index.ts";
+import { BargainActionSchema } from "../../../environments/bargain/actions.ts";
+import { judgeAction, wellFormedMove } from "../../../environments/bargain/judge.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const VALUES: unknown[] = [
   undefined,

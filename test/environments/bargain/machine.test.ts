@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUYER_SYSTEM_PROMPT, SELLER_SYSTEM_PROMPT } from "../../../src/environments/bargain/prompt.ts";
+import { BUYER_SYSTEM_PROMPT, SELLER_SYSTEM_PROMPT } from "../../../environments/bargain/prompt.ts";
 import { deal, offer, play, Scripted, task } from "./helpers.ts";
 
 const code = "gadgets_1";

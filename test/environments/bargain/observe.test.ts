@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { resolveBargainPlayer } from "../../../src/agents/bargain/registry.ts";
-import { defaultPriceHistoryCatalog } from "../../../src/datasets/price-history/index.ts";
-import { observeBargain } from "../../../src/environments/bargain/observe.ts";
-import { buildBargainTasks } from "../../../src/environments/bargain/scenarios.ts";
-import { bargainSimPlugin } from "../../../src/environments/bargain/sim-plugin.ts";
-import { parseBargainReply } from "../../../src/environments/bargain/text.ts";
-import type { BargainView } from "../../../src/environments/bargain/types.ts";
-import type { Acted, Agent, Message, Observation } from "../../../src/environments/kernel/types.ts";
+import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
+import { bargainSimPlugin } from "../../../agents/serve-sim/plugins/bargain.ts";
+import { defaultPriceHistoryCatalog } from "../../../datasets/price-history/index.ts";
+import { observeBargain } from "../../../environments/bargain/observe.ts";
+import { buildBargainTasks } from "../../../environments/bargain/scenarios.ts";
+import { parseBargainReply } from "../../../environments/bargain/text.ts";
+import type { BargainView } from "../../../environments/bargain/types.ts";
+import type { Acted, Agent, Message, Observation } from "../../../environments/kernel/types.ts";
 import { play } from "./helpers.ts";
 
 /** Records every observation the wrapped agent gets. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bargainEnvironment } from "../../../src/environments/bargain/environment.ts";
-import { splitPairLabel } from "../../../src/environments/bargain/record.ts";
-import { emptyUsage } from "../../../src/environments/kernel/types.ts";
+import { bargainEnvironment } from "../../../environments/bargain/environment.ts";
+import { splitPairLabel } from "../../../environments/bargain/record.ts";
+import { emptyUsage } from "../../../environments/kernel/types.ts";
 import { deal, offer, play, Scripted, task } from "./helpers.ts";
 
 describe("the session record (export contract)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PriceHistoryProduct } from "../../../src/datasets/price-history/index.ts";
-import { defaultPriceHistoryCatalog } from "../../../src/datasets/price-history/index.ts";
-import { buildBargainTasks, scenarioPrices } from "../../../src/environments/bargain/scenarios.ts";
+import type { PriceHistoryProduct } from "../../../datasets/price-history/index.ts";
+import { defaultPriceHistoryCatalog } from "../../../datasets/price-history/index.ts";
+import { buildBargainTasks, scenarioPrices } from "../../../environments/bargain/scenarios.ts";
 
 const product = (over: Partial<PriceHistoryProduct>): PriceHistoryProduct => ({
   id: "books_1",

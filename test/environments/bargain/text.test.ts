@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBargainReply, renderAction, renderMessage } from "../../../src/environments/bargain/text.ts";
+import { parseBargainReply, renderAction, renderMessage } from "../../../environments/bargain/text.ts";
 
 const CODE = "electronics_7";
 const reply = (action: string, extra = "") =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CHAINS } from "../../../src/datasets/hotels/schema.ts";
-import { parseChoiceCards } from "../../../src/environments/choice/cards.ts";
-import { renderChoiceMessages } from "../../../src/environments/choice/prompt.ts";
-import { type ChoiceOption, PROMPT_VARIANTS } from "../../../src/environments/choice/types.ts";
-import { createRng, type Rng } from "../../../src/random/index.ts";
+import { CHAINS } from "../../../datasets/hotels/schema.ts";
+import { parseChoiceCards } from "../../../environments/choice/cards.ts";
+import { renderChoiceMessages } from "../../../environments/choice/prompt.ts";
+import { type ChoiceOption, PROMPT_VARIANTS } from "../../../environments/choice/types.ts";
+import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 
 // Free-text pieces chosen to trip a careless reader: colons, quotes, backslashes, braces, card-like
 // words, unicode, and surrounding spaces.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HOTEL_POOL, generateHotelPool } from "../../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks, displayOrders } from "../../../src/environments/choice/design.ts";
-import type { ChoiceTask } from "../../../src/environments/choice/types.ts";
-import { UserError } from "../../../src/errors/index.ts";
+import { DEFAULT_HOTEL_POOL, generateHotelPool } from "../../../datasets/hotels/index.ts";
+import { buildChoiceTasks, displayOrders } from "../../../environments/choice/design.ts";
+import type { ChoiceTask } from "../../../environments/choice/types.ts";
+import { UserError } from "../../../environments/kernel/errors.ts";
 
 const SMALL = { pairs: 40, triples: 30, fives: 12 };
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HOTEL_POOL } from "../../../src/datasets/hotels/index.ts";
-import { buildChoiceTasks } from "../../../src/environments/choice/design.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import {
   type ChoiceOutcome,
   type ChoiceView,
   choiceMachine,
   SHOPPER,
-} from "../../../src/environments/choice/machine.ts";
-import { type Agent, type Observation, runEpisode } from "../../../src/environments/kernel/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../environments/choice/machine.ts";
+import { type Agent, type Observation, runEpisode } from "../../../environments/kernel/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const task = buildChoiceTasks(
   { pairs: 1, pairAppearances: 1, triples: 0, fives: 0, seed: 3 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseChoiceAnswer } from "../../../src/environments/choice/parse.ts";
-import { slotLetters } from "../../../src/environments/choice/types.ts";
+import { parseChoiceAnswer } from "../../../environments/choice/parse.ts";
+import { slotLetters } from "../../../environments/choice/types.ts";
 
 const AB = slotLetters(2);
 const ABC = slotLetters(3);

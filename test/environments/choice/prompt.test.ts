@@ -9,8 +9,8 @@ import {
   renderChoiceMessages,
   thousands,
   VALUE_PERSONA_SYSTEM_PROMPT,
-} from "../../../src/environments/choice/prompt.ts";
-import { type ChoiceOption, PROMPT_VARIANTS, slotLetters } from "../../../src/environments/choice/types.ts";
+} from "../../../environments/choice/prompt.ts";
+import { type ChoiceOption, PROMPT_VARIANTS, slotLetters } from "../../../environments/choice/types.ts";
 
 const POD: ChoiceOption = {
   hotelId: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
-import { buildCueTasks, CUE_GRID, type CueTask } from "../../../src/environments/cue/index.ts";
-import { UserError } from "../../../src/errors/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
+import { buildCueTasks, CUE_GRID, type CueTask } from "../../../environments/cue/index.ts";
+import { UserError } from "../../../environments/kernel/errors.ts";
 
 const pairs = DEFAULT_PRODUCT_PAIRS;
 const library = DEFAULT_CUE_LIBRARY;

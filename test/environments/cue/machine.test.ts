@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
 import {
   buildCueTasks,
   CUE_SHOPPER,
@@ -8,9 +8,9 @@ import {
   type CueView,
   cueEnvironment,
   cueTrialRecord,
-} from "../../../src/environments/cue/index.ts";
-import { type Agent, emptyUsage, runEpisode } from "../../../src/environments/kernel/index.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../environments/cue/index.ts";
+import { type Agent, emptyUsage, runEpisode } from "../../../environments/kernel/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
 
 const tasks = buildCueTasks(
   { conditions: ["scarcity"], blocks: ["main"], categories: ["headphones"], grid: [0, 0.1] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../src/datasets/products/index.ts";
+import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../datasets/products/index.ts";
 import {
   buildCueTasks,
   CUE_INSTRUCTIONS,
@@ -7,7 +7,7 @@ import {
   parseCuePrompt,
   renderCueMessages,
   shownCard,
-} from "../../../src/environments/cue/index.ts";
+} from "../../../environments/cue/index.ts";
 
 const [task] = buildCueTasks(
   { conditions: ["social-proof-strong"], blocks: ["main"], categories: ["coffee-machines"], grid: [0, 0.12] },

@@ -3,7 +3,7 @@ import {
   buildElicitTasks,
   type ElicitTask,
   renderElicitMessages,
-} from "../../../src/environments/elicit/index.ts";
+} from "../../../environments/elicit/index.ts";
 
 describe("the elicit design", () => {
   const tasks = buildElicitTasks({ seed: 7 });

@@ -8,10 +8,10 @@ import {
   type OfferPairTask,
   RESPONDENT,
   renderElicitMessages,
-} from "../../../src/environments/elicit/index.ts";
-import { runEpisode } from "../../../src/environments/kernel/episode.ts";
-import type { Agent } from "../../../src/environments/kernel/types.ts";
-import { createRng } from "../../../src/random/index.ts";
+} from "../../../environments/elicit/index.ts";
+import { runEpisode } from "../../../environments/kernel/episode.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import type { Agent } from "../../../environments/kernel/types.ts";
 
 const tasks = buildElicitTasks({ seed: 1, domains: ["hotels"], collections: ["main"] });
 const pair = tasks.find((t) => t.queryType === "offer-pair") as OfferPairTask;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDollarAmount } from "../../../src/environments/elicit/number.ts";
+import { parseDollarAmount } from "../../../environments/elicit/number.ts";
 
 const accepted: [string, number][] = [
   ["450", 450],

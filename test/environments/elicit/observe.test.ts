@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESPONDENT_PRESETS } from "../../../src/agents/sim/index.ts";
+import { RESPONDENT_PRESETS } from "../../../agents/sim/index.ts";
 import {
   buildElicitTasks,
   ELICIT_MODEL_PREFIX,
@@ -10,7 +10,7 @@ import {
   readElicitQuery,
   renderElicitMessages,
   viewOf,
-} from "../../../src/environments/elicit/index.ts";
+} from "../../../environments/elicit/index.ts";
 
 describe("reading a rendered query back (serve-sim's observe)", () => {
   const tasks = buildElicitTasks({ seed: 3 });

@@ -1,0 +1,210 @@
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { ChatOpenAI } from "@langchain/openai";
+import { createRng, type Rng } from "../../environments/kernel/rng.ts";
+import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
+import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
+import { type CallGate, LocalGate } from "./gate.ts";
+import { backoffMs, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
+import { redact } from "./secrets.ts";
+import type { LlmSettings } from "./settings.ts";
+import type { ActionTool } from "./tools.ts";
+
+/** What happened at the wire: for live views and tests (counts, not contents). */
+export interface CallEvents {
+  onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
+  onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
+}
+
+/** A message as it enters the cache key: role, text, tool calls (names and arguments, not ids). */
+function wireMessage(m: BaseMessage): Record<string, unknown> {
+  const ai = m as AIMessage;
+  return {
+    role: m.getType(),
+    content: m.content,
+    toolCalls: ai.tool_calls?.map((c) => ({ name: c.name, args: c.args })) ?? [],
+  };
+}
+
+export function toAIMessage(r: CachedResponse): AIMessage {
+  return new AIMessage({
+    content: r.content,
+    tool_calls: r.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      args: c.args,
+      type: "tool_call" as const,
+    })),
+  });
+}
+
+/** The one method of a LangChain chat model the caller uses (ChatOpenAI, or fakeModel() in tests). */
+export interface ChatInvoker {
+  invoke(messages: BaseMessage[], options?: Record<string, unknown>): Promise<AIMessage | BaseMessage>;
+}
+
+export interface CallResult {
+  message: AIMessage;
+  usage: Usage;
+}
+
+/**
+ * Calls one model with caching, de-duplication of identical concurrent requests, rate limiting,
+ * retries and the circuit breaker (the shared parts through a `CallGate`). Only successes are
+ * cached; a call that exhausts its retries throws an Error whose message is key-free, which the
+ * environment records as a non-response.
+ */
+export class ModelCaller {
+  private readonly chat: ChatInvoker;
+  readonly gate: CallGate;
+  private readonly jitter: Rng;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    readonly settings: LlmSettings,
+    apiKey: string | undefined,
+    cache: ResponseCache | undefined,
+    private readonly events: CallEvents = {},
+    chat?: ChatInvoker,
+    gate?: CallGate,
+  ) {
+    this.chat = chat ?? this.openAI(apiKey);
+    this.gate = gate ?? new LocalGate(settings, cache, events);
+    this.jitter = createRng(`jitter|${settings.model}`);
+    this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
+  }
+
+  private openAI(apiKey: string | undefined): ChatInvoker {
+    const settings = this.settings;
+    return new ChatOpenAI({
+      model: settings.model,
+      apiKey: apiKey ?? "not-needed",
+      configuration: { baseURL: settings.baseURL },
+      temperature: settings.temperature,
+      topP: settings.topP,
+      maxTokens: settings.maxTokens,
+      timeout: settings.timeoutMs,
+      // Retries are ours (they honour retry-after and feed the circuit breaker), not the SDK's.
+      maxRetries: 0,
+      useResponsesApi: false,
+      ...(settings.reasoningEffort ? { reasoning: { effort: settings.reasoningEffort } } : {}),
+    }) as unknown as ChatInvoker;
+  }
+
+  async call(
+    messages: BaseMessage[],
+    tools: ActionTool[] | undefined,
+    replicate: number,
+    signal?: AbortSignal,
+  ): Promise<CallResult> {
+    const s = this.settings;
+    // Every call carries a seed, offset by the replicate: replicates are independent samples even
+    // from a server that is deterministic per request (serve-sim, or a model at temperature 0).
+    const seed = (s.seed ?? 0) + replicate;
+    const key = cacheKey({
+      baseURL: s.baseURL,
+      model: s.model,
+      messages: messages.map(wireMessage),
+      tools: tools ?? null,
+      toolChoice: tools ? "auto" : null,
+      params: {
+        temperature: s.temperature ?? null,
+        topP: s.topP ?? null,
+        maxTokens: s.maxTokens ?? null,
+        seed: seed ?? null,
+        reasoningEffort: s.reasoningEffort ?? null,
+      },
+      replicate,
+    });
+    const known = await this.gate.claim(key);
+    if (known) return { message: toAIMessage(known), usage: { ...this.usageOf(known, 0), cacheHits: 1 } };
+    const started = Date.now();
+    let result: { response: CachedResponse; calls: number };
+    try {
+      result = await this.withRetries(messages, tools, seed, signal);
+    } catch (err) {
+      this.gate.settle(key, { error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+    this.gate.settle(key, { response: result.response });
+    return {
+      message: toAIMessage(result.response),
+      usage: { ...this.usageOf(result.response, Date.now() - started), calls: result.calls },
+    };
+  }
+
+  private usageOf(r: CachedResponse, latencyMs: number): Usage {
+    return {
+      ...emptyUsage(),
+      inputTokens: r.usage.inputTokens,
+      outputTokens: r.usage.outputTokens,
+      reasoningTokens: r.usage.reasoningTokens,
+      latencyMs,
+    };
+  }
+
+  private async withRetries(
+    messages: BaseMessage[],
+    tools: ActionTool[] | undefined,
+    seed: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: CachedResponse; calls: number }> {
+    // The token estimate only matters to a token budget; skip the stringify without one.
+    const estimate = Number.isFinite(this.settings.tokensPerMinute)
+      ? Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) +
+        (this.settings.maxTokens ?? 256)
+      : 0;
+    for (let attempt = 0; ; attempt++) {
+      const release = await this.gate.acquire(estimate, signal);
+      let ai: AIMessage;
+      // The OpenAI SDK adds an abort listener to the signal of every request and never removes it:
+      // give it a signal of its own per attempt, so the run's signal does not collect them.
+      const attemptSignal = signal && new AbortController();
+      const onAbort = () => attemptSignal?.abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+      try {
+        ai = (await this.chat.invoke(messages, {
+          signal: attemptSignal?.signal,
+          seed,
+          ...(tools ? { tools, tool_choice: "auto" as const } : {}),
+        })) as AIMessage;
+      } catch (err) {
+        if (signal?.aborted) {
+          release("aborted");
+          throw err;
+        }
+        const c = classifyError(err);
+        const reason = redact(c.summary);
+        release({ failure: reason });
+        if (!c.retryable || attempt >= this.retry.maxRetries) {
+          throw new Error(
+            `${this.settings.model}: ${reason} (after ${attempt + 1} attempt${attempt === 0 ? "" : "s"})`,
+          );
+        }
+        const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
+        this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
+        await sleep(delayMs, signal);
+        continue;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+      }
+      release("success");
+      return { response: fromAIMessage(ai), calls: attempt + 1 };
+    }
+  }
+}
+
+export function fromAIMessage(ai: AIMessage): CachedResponse {
+  const content = typeof ai.content === "string" ? ai.content : JSON.stringify(ai.content);
+  const meta = ai.usage_metadata;
+  return {
+    content,
+    toolCalls: (ai.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args })),
+    usage: {
+      inputTokens: meta?.input_tokens ?? 0,
+      outputTokens: meta?.output_tokens ?? 0,
+      reasoningTokens: meta?.output_token_details?.reasoning ?? 0,
+    },
+    finishReason: (ai.response_metadata?.finish_reason as string | undefined) ?? null,
+  };
+}

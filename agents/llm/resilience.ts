@@ -1,0 +1,187 @@
+/**
+ * Staying up against a real model endpoint: a concurrency cap, a request/token rate limiter, retries
+ * with exponential backoff and jitter that honour `retry-after`, and a circuit breaker that pauses a
+ * model after repeated failures. All of it is shared per model endpoint, so several agents on the
+ * same model respect one budget.
+ */
+import type { Rng } from "../../environments/kernel/rng.ts";
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A counting semaphore: at most `limit` holders at once, the rest wait in arrival order. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
+
+/**
+ * Requests and tokens per minute as two token buckets refilled continuously. `take` waits until
+ * both budgets allow the call; tokens are estimated before the call and need not be exact.
+ */
+export class RateLimiter {
+  private requests: number;
+  private tokens: number;
+  private last = Date.now();
+
+  constructor(
+    readonly requestsPerMinute: number,
+    readonly tokensPerMinute: number,
+  ) {
+    this.requests = requestsPerMinute;
+    this.tokens = tokensPerMinute;
+  }
+
+  private refill(): void {
+    const now = Date.now();
+    const minutes = (now - this.last) / 60_000;
+    this.last = now;
+    this.requests = Math.min(this.requestsPerMinute, this.requests + minutes * this.requestsPerMinute);
+    this.tokens = Math.min(this.tokensPerMinute, this.tokens + minutes * this.tokensPerMinute);
+  }
+
+  /** Milliseconds to wait before a call of `tokens` tokens fits both budgets (0 = go now). */
+  delayFor(tokens: number): number {
+    this.refill();
+    const needReq = Number.isFinite(this.requestsPerMinute)
+      ? Math.max(0, 1 - this.requests) / this.requestsPerMinute
+      : 0;
+    const wanted = Math.min(tokens, this.tokensPerMinute);
+    const needTok = Number.isFinite(this.tokensPerMinute)
+      ? Math.max(0, wanted - this.tokens) / this.tokensPerMinute
+      : 0;
+    return Math.ceil(Math.max(needReq, needTok) * 60_000);
+  }
+
+  async take(tokens: number, signal?: AbortSignal): Promise<void> {
+    for (let wait = this.delayFor(tokens); wait > 0; wait = this.delayFor(tokens)) await sleep(wait, signal);
+    this.requests -= 1;
+    this.tokens -= Math.min(tokens, this.tokensPerMinute);
+  }
+}
+
+/** A failure worth another try (rate limit, server error, timeout, broken response), or not. */
+export interface Classified {
+  retryable: boolean;
+  /** Seconds the server asked us to wait (`retry-after`), if it said. */
+  retryAfterSeconds?: number;
+  /** A short, key-free description for records and logs. */
+  summary: string;
+}
+
+function header(headers: unknown, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const v = (headers as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Reads the OpenAI SDK's error shapes (status, headers, name) without depending on its classes. */
+export function classifyError(err: unknown): Classified {
+  const e = err as {
+    status?: number;
+    headers?: unknown;
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: unknown;
+  };
+  const status = typeof e?.status === "number" ? e.status : undefined;
+  const retryAfterRaw = header(e?.headers, "retry-after");
+  const retryAfter =
+    retryAfterRaw !== undefined && Number.isFinite(Number(retryAfterRaw)) ? Number(retryAfterRaw) : undefined;
+  const name = e?.name ?? "Error";
+  const message = (e?.message ?? String(err)).split("\n")[0]!.slice(0, 200);
+  if (status !== undefined) {
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    return { retryable, retryAfterSeconds: retryAfter, summary: `HTTP ${status}: ${message}` };
+  }
+  const transient =
+    /timeout|timed out|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|Connection error|JSON|Unexpected token|Unexpected end/i;
+  if (transient.test(`${name} ${message} ${e?.code ?? ""}`))
+    return { retryable: true, summary: `${name}: ${message}` };
+  return { retryable: false, summary: `${name}: ${message}` };
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** Full-jitter exponential backoff, or the server's `retry-after` when it gave one. */
+export function backoffMs(
+  attempt: number,
+  policy: RetryPolicy,
+  rng: Rng,
+  retryAfterSeconds?: number,
+): number {
+  if (retryAfterSeconds !== undefined) return Math.min(policy.maxDelayMs, retryAfterSeconds * 1000);
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(rng.uniform(cap / 2, cap));
+}
+
+/**
+ * Opens after `threshold` consecutive failures: callers then wait until `cooldownMs` has passed
+ * (half-open: the next call is a probe; success closes it, failure re-opens it). `onOpen` says why.
+ */
+export class CircuitBreaker {
+  private failures = 0;
+  private openUntil = 0;
+
+  constructor(
+    readonly threshold: number,
+    readonly cooldownMs: number,
+    private readonly onOpen: (reason: string, untilMs: number) => void = () => {},
+  ) {}
+
+  get isOpen(): boolean {
+    return Date.now() < this.openUntil;
+  }
+
+  async waitUntilClosed(signal?: AbortSignal): Promise<void> {
+    while (this.isOpen) await sleep(Math.max(1, this.openUntil - Date.now()), signal);
+  }
+
+  success(): void {
+    this.failures = 0;
+  }
+
+  failure(reason: string): void {
+    this.failures++;
+    if (this.failures >= this.threshold && !this.isOpen) {
+      this.openUntil = Date.now() + this.cooldownMs;
+      this.onOpen(`${this.failures} consecutive failures, last: ${reason}`, this.openUntil);
+      this.failures = 0;
+    }
+  }
+}

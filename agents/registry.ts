@@ -1,0 +1,94 @@
+import type { z } from "zod";
+import { ChoiceActionSchema } from "../environments/choice/actions.ts";
+import { SHOPPER } from "../environments/choice/machine.ts";
+import { UserError } from "../environments/kernel/errors.ts";
+import type { AgentEntry } from "../environments/runner/plan.ts";
+import { LlmAgent } from "./llm/agent.ts";
+import type { ResponseCache } from "./llm/cache.ts";
+import type { CallEvents } from "./llm/caller.ts";
+import { type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
+import { CHOICE_PRESETS } from "./sim/index.ts";
+
+/** What resolving an `openai:<model>` agent needs besides its name. */
+export interface LlmContext {
+  /** Settings shared by every LLM agent of the run (model name excluded). */
+  settings: Omit<LlmSettingsInput, "model">;
+  apiKey?: string;
+  cache?: ResponseCache;
+  events?: CallEvents;
+}
+
+/** Agents the catalog-choice environment can name (LLM agents: any `openai:<model>`). */
+export function choiceAgentNames(): string[] {
+  return [...Object.keys(CHOICE_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
+}
+
+/** Splits a comma-separated `--agent` value, rejecting empty and repeated names. */
+export function splitAgentSpecs(value: string): string[] {
+  const specs = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (specs.length === 0)
+    throw new UserError("--agent is empty", `name one or more of: ${choiceAgentNames().join(", ")}`);
+  const seen = new Set<string>();
+  for (const s of specs) {
+    if (seen.has(s)) throw new UserError(`agent ${s} is named twice in --agent`);
+    seen.add(s);
+  }
+  return specs;
+}
+
+function splitSpec(spec: string): [string, string] {
+  const i = spec.indexOf(":");
+  return i < 0 ? [spec, ""] : [spec.slice(0, i), spec.slice(i + 1)];
+}
+
+/** An LLM agent entry for any environment: the same graph plays every role of every environment. */
+export function resolveLlmAgent(
+  spec: string,
+  model: string,
+  role: string,
+  actionSchema: z.ZodDiscriminatedUnion,
+  llm: LlmContext,
+): AgentEntry {
+  const parsed = LlmSettingsSchema.safeParse({ ...llm.settings, model });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(
+      `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
+    );
+  }
+  const settings = parsed.data;
+  return {
+    label: spec,
+    identity: llmIdentity(settings),
+    players: {
+      [role]: new LlmAgent(spec, settings, actionSchema, {
+        apiKey: llm.apiKey,
+        cache: llm.cache,
+        events: llm.events,
+        role,
+      }) as never,
+    },
+  };
+}
+
+/** Resolves an agent spec for the catalog-choice environment: `sim:<preset>` or `openai:<model>`. */
+export function resolveChoiceAgent(spec: string, llm?: LlmContext): AgentEntry {
+  const [kind, name] = splitSpec(spec);
+  if (kind === "sim") {
+    const preset = CHOICE_PRESETS[name];
+    if (preset) {
+      return {
+        label: spec,
+        identity: { kind: "sim", preset: name, params: preset.params ?? preset.description },
+        players: { [SHOPPER]: preset.make(spec) },
+      };
+    }
+  }
+  if (kind === "openai" && name.length > 0) {
+    return resolveLlmAgent(spec, name, SHOPPER, ChoiceActionSchema, llm ?? { settings: {} });
+  }
+  throw new UserError(`unknown agent "${spec}"`, `valid agents: ${choiceAgentNames().join(", ")}`);
+}

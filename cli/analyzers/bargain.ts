@@ -1,0 +1,121 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  analyzeBargain,
+  bargainFigures,
+  bargainTables,
+  type SessionInput,
+  type Table,
+} from "../../analysis/bargain/index.ts";
+import type { BargainTrialRecord } from "../../environments/bargain/record.ts";
+import { renderAction } from "../../environments/bargain/text.ts";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { parseOption, positiveInt } from "../options.ts";
+import { renderTable } from "../table.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+
+export const DEFAULT_PAIRED_RESAMPLES = 2000;
+
+function markdownTable(t: Table): string {
+  const cell = (c: string) => c.replaceAll("|", "\\|");
+  const numeric = t.header.map(
+    (_, i) => t.rows.length > 0 && t.rows.every((r) => /^[-$\d.,%–]+$/.test(r[i] ?? "")),
+  );
+  return [
+    `| ${t.header.map(cell).join(" | ")} |`,
+    `|${numeric.map((n) => (n ? " ---: " : " --- ")).join("|")}|`,
+    ...t.rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ].join("\n");
+}
+
+/** One session, message by message, as `--transcript` prints it. */
+export function transcriptText(r: BargainTrialRecord): string {
+  const head = [
+    `session ${r.seq} (${r.trialKey}) · ${r.buyer} vs ${r.seller} · ${r.interest}`,
+    `${r.product.title} (${r.scenarioId}) · listed $${r.listedPrice} · budget B $${r.budget} · cost C $${r.cost}`,
+    `outcome: ${r.outcome} (${r.endedBy}${r.endedBySide ? ` by the ${r.endedBySide}` : ""})` +
+      (r.dealPrice !== null ? ` at $${r.dealPrice}` : "") +
+      (r.invalidReason ? ` — ${r.invalidReason}` : ""),
+    "",
+  ];
+  const lines = r.transcript.map((m) => {
+    const action =
+      m.action === "invalid"
+        ? "[invalid]"
+        : renderAction(m.role, m.action, m.price, r.scenarioId).replace(/ \(1x .*\)$/, "");
+    const extra = [
+      m.tokens ? `${m.tokens.input}+${m.tokens.output} tokens` : "",
+      m.ms !== undefined ? `${m.ms} ms` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    const said = `turn ${m.turn} · ${m.role.padEnd(6)} ${action.padEnd(18)} ${m.talk}${extra ? `  (${extra})` : ""}`;
+    return m.action === "invalid" && m.raw !== undefined
+      ? `${said}\n    raw: ${JSON.stringify(m.raw)}`
+      : said;
+  });
+  return [...head, ...lines].join("\n");
+}
+
+function findSession(records: Iterable<Record<string, unknown>>, which: string): BargainTrialRecord {
+  for (const r of records)
+    if (String(r.seq) === which || r.trialKey === which) return r as unknown as BargainTrialRecord;
+  throw new UserError(
+    `--transcript: the run has no session ${which}`,
+    "give a session's seq number or trial key",
+  );
+}
+
+/** `bazaar analyze <run>` for bargaining runs: the paper's metrics per pairing, and OG vs plain. */
+export const bargainAnalyzer: EnvironmentAnalyzer = {
+  env: "bargain",
+  addOptions: (cmd) =>
+    cmd
+      .option(
+        "--paired-resamples <n>",
+        `bargain: bootstrap resamples of the paired buyer comparison (default ${DEFAULT_PAIRED_RESAMPLES})`,
+      )
+      .option("--transcript <seq>", "bargain: print one session's transcript (by seq number or trial key)"),
+  analyze(input: AnalyzeInput): AnalyzeOutput {
+    const o = input.options as { pairedResamples?: string; transcript?: string };
+    if (o.transcript !== undefined) {
+      const session = findSession(input.records(), String(o.transcript));
+      return { json: session, text: transcriptText(session), writeReport: () => [] };
+    }
+    const resamples =
+      o.pairedResamples === undefined
+        ? DEFAULT_PAIRED_RESAMPLES
+        : parseOption("paired-resamples", positiveInt, o.pairedResamples);
+    const sessions = (function* () {
+      for (const r of input.records()) yield r as unknown as SessionInput;
+    })();
+    const analysis = analyzeBargain(sessions, { resamples, seed: input.run.id });
+    const tables = bargainTables(analysis);
+    const intro = [
+      `run ${input.run.id}: ${analysis.sessions} sessions on ${analysis.scenarios.total} scenarios ` +
+        `(${analysis.scenarios.MI} mutual interest, ${analysis.scenarios.CI} conflicting interest)`,
+      `buyers: ${analysis.buyers.join(", ")} · sellers: ${analysis.sellers.join(", ")}`,
+    ];
+    const text = [
+      ...intro,
+      ...tables.map((t) => `\n${t.title}\n${renderTable(t.header, t.rows)}${t.note ? `\n${t.note}` : ""}`),
+    ].join("\n");
+    return {
+      json: { run: input.run.id, env: "bargain", ...analysis },
+      text,
+      writeReport(dir: string): string[] {
+        const figures = bargainFigures(analysis);
+        const md = [
+          `# Bargaining run ${input.run.id}`,
+          intro.join("  \n"),
+          ...figures.map((f) => `![${f.title}](${f.file})`),
+          ...tables.map((t) => [`## ${t.title}`, ...(t.note ? [t.note] : []), markdownTable(t)].join("\n\n")),
+        ].join("\n\n");
+        const file = path.join(dir, "bargain-report.md");
+        writeFileSync(file, `${md}\n`);
+        for (const f of figures) writeFileSync(path.join(dir, f.file), f.svg);
+        return [file, ...figures.map((f) => path.join(dir, f.file))];
+      },
+    };
+  },
+};

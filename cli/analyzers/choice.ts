@@ -1,0 +1,225 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import {
+  analyzeChoice,
+  type ChoiceAnalysis,
+  type ChoiceTrial,
+  choiceTrialsFromRecords,
+  DEFAULT_CONVENTION,
+  DEFAULT_REFERENCE_PRICE,
+  REFERENCE_CONVENTION,
+} from "../../analysis/choice/index.ts";
+import {
+  choiceAgentTable,
+  choiceBrandTable,
+  choiceFigures,
+  choiceReport,
+  choiceSummaryLines,
+  markdownDocument,
+  renderSvg,
+} from "../../analysis/report/index.ts";
+import { isPriceBenchRun } from "../../datasets/pricebench/index.ts";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { requireRun, trialRecords } from "../../environments/runner/records.ts";
+import type { SqliteStore } from "../../environments/store/index.ts";
+import { choiceOf, nonNegativeInt, parseOption } from "../options.ts";
+import { renderTable } from "../table.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+
+const CONVENTIONS = ["auto", "default", "reference", "both"] as const;
+const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
+
+/** The runs named by --with-runs: ids, or patterns where * matches any text. */
+function matchRuns(store: SqliteStore, spec: string | undefined, main: string): string[] {
+  if (!spec) return [];
+  const all = store.listRuns().map((r) => r.id);
+  const ids = new Set<string>();
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (!part.includes("*")) {
+      requireRun(store, part);
+      ids.add(part);
+      continue;
+    }
+    const re = new RegExp(
+      `^${part
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+    );
+    const hits = all.filter((id) => re.test(id));
+    if (hits.length === 0)
+      throw new UserError(`--with-runs: no run matches "${part}"`, `runs there: ${all.join(", ")}`);
+    for (const h of hits) ids.add(h);
+  }
+  ids.delete(main);
+  return [...ids];
+}
+
+/** The provider an agent's model comes from, by its name (as the reference groups models). */
+export function providerOf(agent: string): string | undefined {
+  const name = agent.replace(/^(pricebench|openai):/, "").toLowerCase();
+  const rules: [RegExp, string][] = [
+    [/^(openai)?gpt|^o\d/, "OpenAI"],
+    [/^claude/, "Anthropic"],
+    [/^qwen/, "Alibaba"],
+    [/^gemma|^gemini/, "Google"],
+    [/^llama/, "Meta"],
+    [/^phi/, "Microsoft"],
+    [/^mistral/, "Mistral"],
+    [/^deepseek/, "DeepSeek"],
+  ];
+  return agent.startsWith("sim:") ? undefined : rules.find(([re]) => re.test(name))?.[1];
+}
+
+interface Gathered {
+  trials: ChoiceTrial[];
+  /** Agents whose runs are PriceBench imports. */
+  imported: Set<string>;
+  runIds: string[];
+}
+
+function gather(input: AnalyzeInput, runIds: string[]): Gathered {
+  const trials: ChoiceTrial[] = [];
+  const imported = new Set<string>();
+  const seen = new Map<string, string>();
+  for (const id of runIds) {
+    const run = id === input.run.id ? input.run : requireRun(input.store, id);
+    if (run.env !== "choice")
+      throw new UserError(
+        `run ${id} is a ${run.env} run, not a choice run`,
+        "--with-runs takes choice runs only",
+      );
+    const records = id === input.run.id ? input.records() : trialRecords(input.store, id);
+    const mine = choiceTrialsFromRecords(records);
+    // The same agent label in two runs is two data sets: keep them apart.
+    const labels = new Set(mine.map((t) => t.agent));
+    for (const label of labels) {
+      const owner = seen.get(label);
+      if (owner === undefined) {
+        seen.set(label, id);
+        continue;
+      }
+      for (const t of mine) if (t.agent === label) t.agent = `${label}@${id}`;
+    }
+    if (isPriceBenchRun(run.config)) for (const t of mine) imported.add(t.agent);
+    trials.push(...mine);
+  }
+  return { trials, imported, runIds };
+}
+
+function textOf(title: string, a: ChoiceAnalysis): string {
+  const agents = choiceAgentTable(a);
+  const brand = choiceBrandTable(a);
+  return [
+    `== ${title} ==`,
+    ...choiceSummaryLines(a).map((l) => `• ${l}`),
+    "",
+    renderTable(agents.header, agents.rows),
+    "",
+    "Brand premiums (utils vs an independent hotel; * p<.05 ** p<.01 *** p<.001):",
+    renderTable(brand.header, brand.rows),
+  ].join("\n");
+}
+
+/** `bazaar analyze <run>` for catalog-choice runs: the PriceBench estimates for every agent. */
+export const choiceAnalyzer: EnvironmentAnalyzer = {
+  env: "choice",
+  addOptions: (cmd) =>
+    cmd
+      .option(
+        "--bootstrap <B>",
+        "choice: pair-clustered bootstrap draws shared by all agents (default 500; 0 skips)",
+      )
+      .option("--bootstrap-seed <seed>", "choice: seed of the bootstrap draws (default bazaar-choice)")
+      .option(
+        "--reference-price <dollars>",
+        `choice: reference price of the log-form WTP (default ${DEFAULT_REFERENCE_PRICE})`,
+      )
+      .option(
+        "--with-runs <ids>",
+        "choice: analyze these choice runs' agents together with <run> (comma-separated; * matches any text)",
+      )
+      .option("--neighborhoods", "choice: add neighborhood controls to the brand premiums")
+      .option(
+        "--convention <which>",
+        'choice: default (first-shown form, non-responses dropped), reference (PriceBench: label form, non-"A" coded "B"), both, or auto (both for PriceBench imports; the default)',
+      ),
+  async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
+    const o = input.options;
+    const draws = o.bootstrap === undefined ? 500 : parseOption("bootstrap", nonNegativeInt, o.bootstrap);
+    const referencePrice =
+      o.referencePrice === undefined
+        ? DEFAULT_REFERENCE_PRICE
+        : parseOption("reference-price", positiveDollars, o.referencePrice);
+    const convention = parseOption("convention", choiceOf(CONVENTIONS), o.convention ?? "auto");
+    const seed = typeof o.bootstrapSeed === "string" ? o.bootstrapSeed : "bazaar-choice";
+    const runIds = [input.run.id, ...matchRuns(input.store, o.withRuns as string | undefined, input.run.id)];
+    const { trials, imported } = gather(input, runIds);
+    if (trials.length === 0)
+      throw new UserError(`run ${input.run.id} has no stored trials yet`, "run it first");
+    const agents = [...new Set(trials.map((t) => t.agent))];
+    const providers = Object.fromEntries(agents.flatMap((a) => (providerOf(a) ? [[a, providerOf(a)!]] : [])));
+    const common = {
+      bootstrapDraws: draws,
+      seed,
+      referencePrice,
+      neighborhoodControls: o.neighborhoods === true,
+      providers,
+    };
+    const analyses: { key: "default" | "reference"; title: string; analysis: ChoiceAnalysis }[] = [];
+    const wantDefault = convention !== "reference";
+    const wantReference =
+      convention === "reference" || convention === "both" || (convention === "auto" && imported.size > 0);
+    if (wantDefault)
+      analyses.push({
+        key: "default",
+        title: DEFAULT_CONVENTION.label,
+        analysis: analyzeChoice(trials, { ...common, convention: DEFAULT_CONVENTION }),
+      });
+    if (wantReference) {
+      const subset = convention === "auto" ? trials.filter((t) => imported.has(t.agent)) : trials;
+      analyses.push({
+        key: "reference",
+        title: REFERENCE_CONVENTION.label,
+        analysis: analyzeChoice(subset, { ...common, convention: REFERENCE_CONVENTION }),
+      });
+    }
+    const figures = o.report
+      ? await Promise.all(
+          analyses.flatMap(({ key, analysis }) =>
+            choiceFigures(analysis, key === "default" ? "" : `-${key}`).map(async (f) => ({
+              ...f,
+              svg: await renderSvg(f.spec),
+            })),
+          ),
+        )
+      : [];
+    return {
+      json: { runs: runIds, analyses: Object.fromEntries(analyses.map((a) => [a.key, a.analysis])) },
+      text: analyses.map((a) => textOf(a.title, a.analysis)).join("\n\n"),
+      writeReport(dir: string): string[] {
+        const files: string[] = [];
+        for (const f of figures) {
+          writeFileSync(path.join(dir, f.file), f.svg);
+          files.push(f.file);
+        }
+        const sections = analyses.map(({ key, title, analysis }) => ({
+          heading: title,
+          body: choiceReport(
+            analysis,
+            figures.filter((f) =>
+              key === "default" ? !f.file.includes("-reference") : f.file.includes("-reference"),
+            ),
+          ),
+        }));
+        const md = markdownDocument(`Catalog choice: ${runIds.join(", ")}`, sections);
+        writeFileSync(path.join(dir, "report.md"), md);
+        return ["report.md", ...files];
+      },
+    };
+  },
+};

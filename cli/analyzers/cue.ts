@@ -1,0 +1,104 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { analyzeCue, cueObservations, DEFAULT_CUE_ANALYSIS } from "../../analysis/cue/index.ts";
+import { renderSvg } from "../../analysis/report/svg.ts";
+import { nonNegativeInt, parseOption } from "../options.ts";
+import { addOrShareOption } from "../run/cue.ts";
+import { renderTable } from "../table.ts";
+import { cueFigures, cueMarkdown } from "./cue-report.ts";
+import {
+  additivityTables,
+  agentLines,
+  categoryLines,
+  ceilingSentence,
+  ceilingTable,
+  conditionTable,
+  paraphraseTable,
+  type Table,
+} from "./cue-tables.ts";
+import type { AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+
+const rate = z.coerce
+  .number({ error: "expected a number" })
+  .min(0, "expected a rate between 0 and 1")
+  .max(1, "expected a rate between 0 and 1");
+
+const text = (t: Table) => renderTable(t.header, t.rows);
+
+export const cueAnalyzer: EnvironmentAnalyzer = {
+  env: "cue",
+  addOptions(cmd) {
+    addOrShareOption(
+      cmd,
+      "--bootstrap <B>",
+      "cue: pair-clustered bootstrap resamples (default 2000; 0 skips)",
+    );
+    addOrShareOption(cmd, "--bootstrap-seed <seed>", "cue: seed of the bootstrap draws (default 2026)");
+    addOrShareOption(
+      cmd,
+      "--max-non-response <rate>",
+      "cue: an agent above this non-response rate is excluded from cross-model claims (default 0.1)",
+    );
+    return cmd;
+  },
+  async analyze(input): Promise<AnalyzeOutput> {
+    const o = input.options;
+    const analysis = analyzeCue(cueObservations(input.records()), {
+      bootstrap:
+        o.bootstrap === undefined
+          ? DEFAULT_CUE_ANALYSIS.bootstrap
+          : parseOption("bootstrap", nonNegativeInt, o.bootstrap),
+      seed: typeof o.bootstrapSeed === "string" ? o.bootstrapSeed : DEFAULT_CUE_ANALYSIS.seed,
+      maxNonResponseRate:
+        o.maxNonResponse === undefined
+          ? DEFAULT_CUE_ANALYSIS.maxNonResponseRate
+          : parseOption("max-non-response", rate, o.maxNonResponse),
+    });
+    const runId = input.run.id;
+    const lines: string[] = [`cue run ${runId}`];
+    for (const a of analysis.agents) {
+      lines.push("", ...agentLines(a));
+      for (const cat of a.categories) {
+        lines.push(
+          "",
+          `== ${a.agent} · ${cat.category} (${cat.pairs.length} pairs) ==`,
+          ...categoryLines(cat),
+        );
+        lines.push(
+          "",
+          "conditions by price-equivalent (‡ PE ≤ 0, † no crossing in the sweep, n.i. not identified):",
+        );
+        lines.push(text(conditionTable(cat)));
+        lines.push(
+          "",
+          "equal-price rate vs price-equivalent:",
+          text(ceilingTable(cat)),
+          ceilingSentence(cat),
+        );
+        const add = additivityTables(cat);
+        if (add)
+          lines.push("", "additivity (2³ factorial):", text(add.cells), "", text(add.tests), add.verdict);
+        const para = paraphraseTable(cat);
+        if (para) lines.push("", "instruction paraphrases:", text(para.table), ...para.notes);
+      }
+    }
+    // Figures are rendered only for a report: Vega takes a moment per chart.
+    const figures = typeof o.report === "string" ? cueFigures(analysis) : [];
+    const svgs = await Promise.all(figures.map((f) => renderSvg(f.spec)));
+    return {
+      json: { run: runId, env: "cue", ...analysis },
+      text: lines.join("\n"),
+      writeReport(dir) {
+        const written: string[] = [];
+        figures.forEach((f, i) => {
+          writeFileSync(path.join(dir, f.file), svgs[i] as string);
+          written.push(f.file);
+        });
+        writeFileSync(path.join(dir, "report.md"), cueMarkdown(runId, analysis, figures));
+        written.push("report.md");
+        return written;
+      },
+    };
+  },
+};

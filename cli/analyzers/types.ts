@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import type { RunSummary, SqliteStore } from "../../environments/store/index.ts";
+
+/** What `bazaar analyze` hands an environment's analyzer. */
+export interface AnalyzeInput {
+  run: RunSummary;
+  store: SqliteStore;
+  /** The run's trial records (the export contract), streamed afresh on every call. */
+  records: () => Iterable<Record<string, unknown>>;
+  /** Options of `bazaar analyze` (commander's values), including the analyzer's own. */
+  options: Record<string, unknown>;
+}
+
+/** An analysis result in the three forms the command prints or writes. */
+export interface AnalyzeOutput {
+  /** Everything, as one JSON-serialisable document (`--json`). */
+  json: unknown;
+  /** Tables for the terminal. */
+  text: string;
+  /** Writes a markdown report and SVG figures into `dir` (`--report dir`); returns the files written. */
+  writeReport(dir: string): string[];
+}
+
+/**
+ * One environment's analysis as `bazaar analyze` sees it. The estimators live in `analysis/`
+ * (pure functions); an analyzer only gathers the run's records, calls them, and formats results.
+ */
+export interface EnvironmentAnalyzer {
+  env: string;
+  /** Options this analyzer adds to `bazaar analyze` (names must not clash across analyzers). */
+  addOptions?(cmd: Command): Command;
+  analyze(input: AnalyzeInput): AnalyzeOutput | Promise<AnalyzeOutput>;
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from "node:fs";
+import type { Command } from "commander";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { requireRun, trialRecords } from "../../environments/runner/records.ts";
+import { SqliteStore } from "../../environments/store/index.ts";
+import { ANALYZERS } from "../analyzers/index.ts";
+import { type Output, printJson } from "../output.ts";
+
+export function registerAnalyze(program: Command, out: Output): void {
+  const cmd = program
+    .command("analyze")
+    .description("turn a run's trials into the estimates its audit reports (tables, JSON, or a report)")
+    .argument("<run>", "run id (see `bazaar runs`)")
+    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .option("--json", "print the results as one JSON document")
+    .option("--report <dir>", "write a markdown report with SVG figures into this folder");
+  for (const a of ANALYZERS) a.addOptions?.(cmd);
+  cmd.action(
+    async (
+      runId: string,
+      o: Record<string, unknown> & { store: string; json?: boolean; report?: string },
+    ) => {
+      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      try {
+        const run = requireRun(store, runId);
+        const analyzer = ANALYZERS.find((a) => a.env === run.env);
+        if (!analyzer) {
+          throw new UserError(
+            `bazaar has no analysis for ${run.env} runs yet`,
+            `analyses exist for: ${ANALYZERS.map((a) => a.env).join(", ") || "none"}`,
+          );
+        }
+        const result = await analyzer.analyze({
+          run,
+          store,
+          records: () => trialRecords(store, runId),
+          options: o,
+        });
+        if (o.report) {
+          mkdirSync(o.report, { recursive: true });
+          const files = result.writeReport(o.report);
+          out.error(`wrote ${files.length} files to ${o.report}: ${files.join(", ")}`);
+        }
+        if (o.json) printJson(out, result.json);
+        else if (!o.report) out.log(result.text);
+      } finally {
+        store.close();
+      }
+    },
+  );
+}

@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { importPriceBench } from "../../datasets/pricebench/index.ts";
+import { SqliteStore } from "../../environments/store/index.ts";
+import { type Output, printJson } from "../output.ts";
+import { renderTable } from "../table.ts";
+
+export function registerImport(program: Command, out: Output): void {
+  const cmd = program
+    .command("import")
+    .description("bring outside response data into the store as ordinary runs (see `import pricebench`)");
+  cmd
+    .command("pricebench")
+    .description(
+      "import a PriceBench release (hotel_pool.json, conjoint_tasks.csv, tasks_5opt.csv, conjoint_results_<model>[_swap].csv, in the folder or responses/) as one choice run per model",
+    )
+    .argument("<dir>", "the release folder")
+    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .option("--models <tags>", "only these models (comma-separated file tags, e.g. gpt-5_4,gemma2_9b)")
+    .option("--json", "print the imported runs as JSON")
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .action((dir: string, o: { store: string; models?: string; json?: boolean }) => {
+      const models = o.models
+        ?.split(",")
+        .map((m) => m.trim())
+        .filter(Boolean);
+      const result = importPriceBench(dir, () => SqliteStore.open(o.store, { create: true }), { models });
+      if (o.json) return printJson(out, { store: o.store, ...result });
+      const n = (x: number) => x.toLocaleString("en-US");
+      out.log(
+        renderTable(
+          ["run", "agent", "answers", "non-resp.", "unanswered (bin/ter/five)", "new"],
+          result.runs.map((r) => [
+            r.runId,
+            r.agent,
+            n(r.responses),
+            n(r.nonResponses),
+            `${r.unanswered.binary}/${r.unanswered.ternary}/${r.unanswered.five}`,
+            r.created ? "yes" : "already stored",
+          ]),
+        ),
+      );
+      for (const r of result.runs)
+        for (const o of r.oddRows) out.log(`set apart in ${o.file}: ${o.rows} — ${o.why}`);
+      const first = result.runs[0]?.runId;
+      if (first)
+        out.log(
+          `\nanalyze one model: bazaar analyze ${first} --store ${o.store}\nall of them together: bazaar analyze ${first} --with-runs 'pricebench-*' --store ${o.store}`,
+        );
+    });
+}

@@ -1,0 +1,74 @@
+import type { Command } from "commander";
+import { SqliteStore } from "../../environments/store/index.ts";
+import { type Output, printJson } from "../output.ts";
+import { costOf, loadPriceTable, type PriceTable } from "../prices.ts";
+import { renderTable } from "../table.ts";
+
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** The agents column stays readable for tournaments (`--json` has the full list). */
+function agentsCell(agents: string[]): string {
+  const all = agents.join(",");
+  return all.length <= 48 ? all : `${agents.length} agents: ${all.slice(0, 36)}…`;
+}
+
+export function registerRuns(program: Command, out: Output): void {
+  program
+    .command("runs")
+    .description("list the runs in a store, with model calls, tokens and (with --prices) dollar cost")
+    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .option("--prices <file>", 'price table JSON: {"<model>": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}}')
+    .option("--json", "print the runs as JSON")
+    .action((o: { store: string; json?: boolean; prices?: string }) => {
+      const prices: PriceTable | undefined = o.prices ? loadPriceTable(o.prices) : undefined;
+      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      try {
+        const runs = store.listRuns().map((r) => {
+          const byAgent = store.usageByAgent(r.id).map((a) => ({
+            ...a,
+            costUsd: prices ? costOf(a.agent, a.usage, prices) : null,
+          }));
+          return { ...r, usageByAgent: byAgent };
+        });
+        if (o.json) return printJson(out, runs);
+        if (runs.length === 0) return out.log(`no runs in ${o.store}`);
+        out.log(
+          renderTable(
+            ["run", "env", "agents", "stored", "non-resp.", "updated"],
+            runs.map((r) => [
+              r.id,
+              r.env,
+              agentsCell(r.agents),
+              `${n(r.done)}/${n(r.total)}`,
+              n(r.nonResponses),
+              r.updatedAt.replace("T", " ").slice(0, 19),
+            ]),
+          ),
+        );
+        const llm = runs.flatMap((r) =>
+          r.usageByAgent
+            .filter((a) => a.usage.calls + a.usage.cacheHits > 0)
+            .map((a) => ({ run: r.id, ...a })),
+        );
+        if (llm.length === 0) return;
+        out.log("");
+        out.log(
+          renderTable(
+            ["run", "agent", "calls", "cached", "input tok.", "output tok.", "reasoning tok.", "cost $"],
+            llm.map((a) => [
+              a.run,
+              a.agent,
+              n(a.usage.calls),
+              n(a.usage.cacheHits),
+              n(a.usage.inputTokens),
+              n(a.usage.outputTokens),
+              n(a.usage.reasoningTokens),
+              a.costUsd === null ? (prices ? "no price" : "—") : a.costUsd.toFixed(4),
+            ]),
+          ),
+        );
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,143 @@
+import type { Command } from "commander";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { requireRun } from "../../environments/runner/records.ts";
+import { SqliteStore } from "../../environments/store/index.ts";
+import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
+import type { Output } from "../output.ts";
+import { count } from "../tui/format.ts";
+import { plainEpisode, plainStats, plainSummary } from "../tui/plain.ts";
+import { type ReplayFilter, type ReplaySource, StoreReplaySource } from "../tui/replay/source.ts";
+
+interface WatchOptions {
+  store: string;
+  agent?: string;
+  outcome?: string;
+  interest?: string;
+  kind?: string;
+  nonResponse?: string;
+  episode?: string;
+  limit: string;
+}
+
+/** The command-line filters, checked against what this run's environment offers. */
+function filterFrom(o: WatchOptions, source: ReplaySource): ReplayFilter {
+  const filter: Record<string, string | null> = {};
+  if (o.agent !== undefined) {
+    if (!source.run.agents.includes(o.agent)) {
+      throw new UserError(
+        `--agent: run ${source.run.id} has no agent "${o.agent}"`,
+        `its agents: ${source.run.agents.join(", ")}`,
+      );
+    }
+    filter.agent = o.agent;
+  }
+  if (o.nonResponse !== undefined) {
+    if (o.nonResponse !== "yes" && o.nonResponse !== "no")
+      throw new UserError(`--non-response: expected yes or no (got "${o.nonResponse}")`);
+    filter.nonResponse = o.nonResponse;
+  }
+  for (const key of ["outcome", "interest", "kind"] as const) {
+    const value = o[key];
+    if (value === undefined) continue;
+    const facet = source.facets.find((f) => f.key === key);
+    if (!facet) throw new UserError(`--${key}: ${source.run.env} runs have no ${key} filter`);
+    if (!facet.values.some((v) => v.value === value)) {
+      throw new UserError(
+        `--${key}: expected one of ${facet.values.map((v) => v.value).join(", ")} (got "${value}")`,
+      );
+    }
+    filter[key] = value;
+  }
+  return filter;
+}
+
+/** Without a terminal: the filtered list (or one episode in full) as plain lines. */
+function printPlain(out: Output, source: ReplaySource, filter: ReplayFilter, o: WatchOptions): void {
+  const run = source.run;
+  if (o.episode !== undefined) {
+    const seq = parseOption("episode", nonNegativeInt, o.episode);
+    const ep = source.episode(seq);
+    if (!ep)
+      throw new UserError(
+        `--episode: run ${run.id} has no stored trial ${seq}`,
+        `its trials are numbered 0 to ${run.total - 1}`,
+      );
+    for (const line of plainEpisode(ep.model)) out.log(line);
+    while (source.indexStep() < 1);
+    const stats = source.stats(ep.record);
+    if (stats) {
+      out.log(`${stats.title} (${ep.model.agent}, up to this episode):`);
+      for (const line of plainStats(stats)) out.log(line);
+    }
+    return;
+  }
+  const limit = parseOption("limit", positiveInt, o.limit);
+  const matched = source.count(filter);
+  const active = Object.entries(filter).filter(([, v]) => v !== null);
+  out.log(
+    `run ${run.id} · ${run.env} · ${count(run.done)} of ${count(run.total)} trials stored · agents ${run.agents.join(", ")}`,
+  );
+  out.log(
+    `filters: ${active.length ? active.map(([k, v]) => `${k}=${v}`).join(", ") : "none"}${matched === null ? "" : ` · ${count(matched)} matching`}`,
+  );
+  let after = -1;
+  let shown = 0;
+  while (shown < limit) {
+    const page = source.after(after, Math.min(100, limit - shown), filter);
+    for (const item of page.items) out.log(plainSummary(item.summary));
+    shown += page.items.length;
+    after = page.frontier;
+    if (page.exhausted) break;
+  }
+  if (matched !== null && matched > shown)
+    out.log(`… ${count(matched - shown)} more (--limit, or open one with --episode <seq>)`);
+}
+
+export function registerWatch(program: Command, out: Output): void {
+  program
+    .command("watch")
+    .description("replay a stored run: pick an episode, step through it or play it (plain lines when piped)")
+    .argument("<run>", "run id (see `bazaar runs`)")
+    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .option("--agent <label>", "only this agent's episodes")
+    .option(
+      "--outcome <value>",
+      "only this outcome (bargain: deal, no-deal, invalid; choice: the slot A–E booked)",
+    )
+    .option("--interest <MI|CI>", "bargain: only mutual- or conflicting-interest sessions")
+    .option("--kind <kind>", "choice: only binary, ternary or five-option tasks")
+    .option("--non-response <yes|no>", "only episodes that were (yes) or were not (no) non-responses")
+    .option("--episode <seq>", "open this episode (piped: print it in full)")
+    .option("--limit <n>", "piped: list at most this many episodes", "50")
+    .action(async (runId: string, o: WatchOptions) => {
+      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      try {
+        const r = requireRun(store, runId);
+        const source = new StoreReplaySource(store, {
+          id: r.id,
+          env: r.env,
+          total: r.total,
+          done: r.done,
+          agents: r.agents,
+        });
+        const filter = filterFrom(o, source);
+        if (!process.stdout.isTTY) {
+          printPlain(out, source, filter, o);
+          return;
+        }
+        const openSeq =
+          o.episode === undefined ? undefined : parseOption("episode", nonNegativeInt, o.episode);
+        // Ink and React load only for the terminal view (they take most of a second to import).
+        process.env.NODE_ENV ??= "production";
+        const [{ render }, { createElement }, { ReplayApp }] = await Promise.all([
+          import("ink"),
+          import("react"),
+          import("../tui/replay/ReplayApp.tsx"),
+        ]);
+        const app = render(createElement(ReplayApp, { source, filter, openSeq }), { exitOnCtrlC: false });
+        await app.waitUntilExit();
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,144 @@
+/**
+ * `bazaar run … --watch`: the runner's callbacks folded into the dashboard state, shown either as
+ * the ink dashboard (a terminal) or as plain progress lines (a pipe, a CI log). The command keeps
+ * its own summary; this only watches.
+ */
+import type { Usage } from "../../../environments/kernel/types.ts";
+import type { RunProgress, RunResult } from "../../../environments/runner/execute.ts";
+import { coordinates, type RunPlan } from "../../../environments/runner/plan.ts";
+import { plainAgentLine, plainProgressLine, plainStats } from "../plain.ts";
+import { adapterFor } from "../records/index.ts";
+import type { TrialRecord } from "../records/types.ts";
+import {
+  DashboardState,
+  type DashboardTiming,
+  type DashboardView,
+  trialsPerAgent,
+} from "../state/dashboard.ts";
+
+export interface RunView {
+  onProgress(p: RunProgress): void;
+  onTrial(record: TrialRecord): void;
+  retry(model: string): void;
+  error(message: string): void;
+  /** Shows the final state and gives the terminal back; `failure` when the run threw. */
+  finish(result: RunResult | null, failure?: unknown): Promise<void>;
+  /** Frames drawn and the time spent drawing them (the dashboard; zero for plain lines). */
+  drawn(): { frames: number; ms: number };
+}
+
+export interface RunViewOptions {
+  plan: RunPlan;
+  /** Trials this invocation aims to have stored (the run or its `--limit` prefix). */
+  target: number;
+  /** Trials already stored per agent label. */
+  storedByAgent: ReadonlyMap<string, number>;
+  /** Where the dashboard draws; its `isTTY` picks the dashboard or the plain lines. */
+  stdout: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** Plain lines go here (stderr by default), so standard output keeps only the summary. */
+  log: (line: string) => void;
+  costOf?: (agent: string, usage: Usage) => number | null;
+  /** The user asked to stop (q or ctrl-c in the dashboard). */
+  onStop: () => void;
+  /** Snapshot interval of the dashboard. */
+  refreshMs?: number;
+  timing?: DashboardTiming;
+  now?: () => number;
+}
+
+export function dashboardState(o: RunViewOptions, now: number): DashboardState {
+  const totals = trialsPerAgent(o.target, o.plan.agents.length, o.plan.replicates);
+  return new DashboardState({
+    runId: o.plan.runId,
+    env: o.plan.env.name,
+    target: o.target,
+    agents: o.plan.agents.map((a, i) => ({
+      agent: a.label,
+      total: totals[i] ?? 0,
+      storedBefore: Math.min(totals[i] ?? 0, o.storedByAgent.get(a.label) ?? 0),
+    })),
+    startedAt: now,
+    costOf: o.costOf,
+    timing: o.timing,
+    taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
+  });
+}
+
+/**
+ * The dashboard on a terminal, plain lines otherwise. Ink and React load only for the dashboard:
+ * importing them takes most of a second, which no other command should pay.
+ */
+export async function startRunView(o: RunViewOptions): Promise<RunView> {
+  if (!o.stdout.isTTY) return plainRunView(o);
+  // React's development build checks every render; the dashboard is not a React dev session.
+  process.env.NODE_ENV ??= "production";
+  const { inkRunView } = await import("./ink-view.ts");
+  return inkRunView(o);
+}
+
+export function agentIndexOf(plan: RunPlan, record: TrialRecord): number {
+  return coordinates(plan, Number(record.seq)).agentIndex;
+}
+
+function plainRunView(o: RunViewOptions): RunView {
+  const now = o.now ?? Date.now;
+  const state = dashboardState(o, now());
+  let lastLine = now();
+  let lastDecile = -1;
+  let errorsShown = 0;
+  let lastStored = -1;
+  const line = (v: DashboardView) => {
+    if (v.stored !== lastStored) o.log(plainProgressLine(v));
+    lastStored = v.stored;
+  };
+  o.log(
+    `watching run ${o.plan.runId} (${o.plan.env.name}): ${o.target.toLocaleString("en-US")} trials · agents ${o.plan.agents.map((a) => a.label).join(", ")}`,
+  );
+  const flushErrors = (v: DashboardView) => {
+    const fresh = v.errorCount - errorsShown;
+    if (fresh <= 0) return;
+    const listed = v.errors.slice(-Math.min(fresh, v.errors.length));
+    if (fresh > listed.length) o.log(`error: … ${fresh - listed.length} more errors`);
+    for (const e of listed) o.log(`error: ${e}`);
+    errorsShown = v.errorCount;
+  };
+  const adapter = adapterFor(o.plan.env.name);
+  return {
+    onProgress(p) {
+      state.progress(p);
+      const t = now();
+      const decile = p.target === 0 ? 10 : Math.floor((10 * p.stored) / p.target);
+      if (decile === lastDecile && t - lastLine < 5000) return;
+      lastDecile = decile;
+      lastLine = t;
+      const v = state.snapshot(t);
+      flushErrors(v);
+      line(v);
+    },
+    onTrial: (r) => state.trial(agentIndexOf(o.plan, r), r),
+    retry: (m) => state.retry(m),
+    error: (m) => state.error(m),
+    drawn: () => ({ frames: 0, ms: 0 }),
+    async finish(result, failure) {
+      const message =
+        failure === undefined ? undefined : `run failed: ${(failure as Error)?.message ?? failure}`;
+      const before = state.snapshot(now());
+      state.finish(
+        result ?? { stored: before.stored, elapsedMs: before.elapsedMs, interrupted: true },
+        message,
+      );
+      const v = state.snapshot(now());
+      flushErrors(v);
+      line(v);
+      for (const a of v.agents) o.log(plainAgentLine(a));
+      for (const [i, a] of v.agents.entries()) {
+        const stats = state.agentStats(i);
+        if (stats && a.ranNow > 0) {
+          o.log(`${a.agent} — ${adapter.stats.view(stats, null).title}:`);
+          for (const line of plainStats(adapter.stats.view(stats, null))) o.log(line);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,283 @@
+/**
+ * Bargaining (`env: "bargain"`) as the terminal shows it, read from the session export contract at
+ * the end of specs/bargain.md. `BargainRecordSchema` is the only place that names record fields: if
+ * the environment renames one, change the key here and every view follows.
+ */
+import { z } from "zod";
+import { scoreSession } from "../../../analysis/bargain/session.ts";
+import type { EndReason } from "../../../environments/bargain/types.ts";
+import { count, pct, usd } from "../format.ts";
+import {
+  agentErrorOf,
+  type EnvAdapter,
+  type EpisodeBase,
+  type EpisodeSummary,
+  str,
+  type TrialRecord,
+} from "./types.ts";
+
+const money = z.number().finite();
+
+const TranscriptEntrySchema = z.looseObject({
+  turn: z.number().int(),
+  role: z.string(),
+  action: z.string(),
+  price: money.nullable().optional(),
+  talk: z.string().nullable().optional(),
+});
+
+/** The fields of a bargaining session record this view reads (more may be present). */
+export const BargainRecordSchema = z.looseObject({
+  seq: z.number().int(),
+  agent: z.string().optional(),
+  scenarioId: z.string(),
+  buyer: z.string(),
+  seller: z.string(),
+  product: z.looseObject({ title: z.string(), category: z.string().optional() }),
+  listedPrice: money,
+  budget: money,
+  cost: money,
+  interest: z.enum(["MI", "CI"]),
+  outcome: z.enum(["deal", "no-deal", "invalid"]),
+  endedBy: z.string(),
+  invalidSide: z.enum(["buyer", "seller"]).nullable(),
+  invalidReason: z.string().nullable().optional(),
+  dealPrice: money.nullable(),
+  turns: z.number().int().nonnegative(),
+  transcript: z.array(TranscriptEntrySchema),
+});
+export type BargainRecord = z.infer<typeof BargainRecordSchema>;
+
+export interface BargainMessage {
+  turn: number;
+  role: string;
+  /** The action as the paper's format names it: BUY, SELL, DEAL, REJECT, QUIT (or INVALID). */
+  action: string;
+  price: number | null;
+  talk: string;
+}
+
+export interface BargainProfits {
+  buyer: number;
+  seller: number;
+  normalizedBuyer: number;
+  normalizedSeller: number;
+}
+
+export interface BargainEpisodeModel extends EpisodeBase {
+  kind: "bargain";
+  scenarioId: string;
+  buyer: string;
+  seller: string;
+  product: string;
+  category: string;
+  listedPrice: number;
+  budget: number;
+  cost: number;
+  interest: "MI" | "CI";
+  outcome: "deal" | "no-deal" | "invalid";
+  endedBy: string;
+  invalidSide: "buyer" | "seller" | null;
+  invalidReason: string | null;
+  dealPrice: number | null;
+  messages: BargainMessage[];
+  /** Profits of a deal; null without one. */
+  profits: BargainProfits | null;
+}
+
+/** What scoring reads of a session (the export contract's field names). */
+type Scorable = Pick<
+  BargainRecord,
+  | "scenarioId"
+  | "buyer"
+  | "seller"
+  | "budget"
+  | "cost"
+  | "outcome"
+  | "endedBy"
+  | "invalidSide"
+  | "dealPrice"
+  | "turns"
+>;
+
+/**
+ * Raw and normalized profits of a valid deal, scored by the bargaining analysis itself. The view
+ * reads `endedBy` as any text (a new reason must not blank the view); scoring only tells fake deals
+ * from action errors by it.
+ */
+export function bargainProfits(r: Scorable): BargainProfits | null {
+  const scored = scoreSession({ replicate: 0, ...r, endedBy: r.endedBy as EndReason });
+  if (!scored.deal) return null;
+  return {
+    buyer: scored.buyerProfit ?? 0,
+    seller: scored.sellerProfit ?? 0,
+    normalizedBuyer: scored.buyerNormalized ?? 0,
+    normalizedSeller: scored.sellerNormalized ?? 0,
+  };
+}
+
+/** An offer is BUY from the buyer and SELL from the seller, as in the paper's action format. */
+function actionLabel(role: string, action: string): string {
+  if (action === "offer") return role === "seller" ? "SELL" : "BUY";
+  return action.toUpperCase();
+}
+
+function bargainModel(r: TrialRecord): BargainEpisodeModel | { mismatch: string } {
+  const p = BargainRecordSchema.safeParse(r);
+  if (!p.success) {
+    const i = p.error.issues[0];
+    return { mismatch: `bargain record field ${i?.path.join(".") || "?"}: ${i?.message ?? "unreadable"}` };
+  }
+  const b = p.data;
+  return {
+    kind: "bargain",
+    seq: b.seq,
+    agent: b.agent ?? `${b.buyer} vs ${b.seller}`,
+    env: "bargain",
+    steps: Math.max(1, b.transcript.length),
+    scenarioId: b.scenarioId,
+    buyer: b.buyer,
+    seller: b.seller,
+    product: b.product.title,
+    category: b.product.category ?? "",
+    listedPrice: b.listedPrice,
+    budget: b.budget,
+    cost: b.cost,
+    interest: b.interest,
+    outcome: b.outcome,
+    endedBy: b.endedBy,
+    invalidSide: b.invalidSide,
+    invalidReason: b.invalidReason ?? null,
+    dealPrice: b.dealPrice,
+    messages: b.transcript.map((m) => ({
+      turn: m.turn,
+      role: m.role,
+      action: actionLabel(m.role, m.action),
+      price: m.price ?? null,
+      talk: m.talk ?? "",
+    })),
+    profits: bargainProfits(b),
+  };
+}
+
+function outcomeLabel(outcome: string, endedBy: string, dealPrice: number | null): string {
+  if (outcome === "deal") return `deal ${usd(dealPrice)}`;
+  if (outcome === "invalid") return `invalid (${endedBy})`;
+  return `no deal (${endedBy})`;
+}
+
+function bargainSummary(r: TrialRecord): EpisodeSummary {
+  const outcome = str(r, "outcome");
+  const dealPrice = typeof r.dealPrice === "number" ? r.dealPrice : null;
+  const product = (r.product as { title?: unknown } | undefined)?.title;
+  const endedBy = str(r, "endedBy");
+  return {
+    seq: Number(r.seq),
+    agent: str(r, "agent") || `${str(r, "buyer")} vs ${str(r, "seller")}`,
+    outcome: outcomeLabel(outcome, endedBy, dealPrice),
+    detail: `${str(r, "interest")} · ${typeof product === "string" ? product : str(r, "scenarioId")}${outcome === "invalid" && r.invalidReason ? ` · ${str(r, "invalidReason")}` : ""}`,
+    nonResponse: outcome === "invalid",
+    steps: Math.max(1, Array.isArray(r.transcript) ? r.transcript.length : 1),
+    error: agentErrorOf(str(r, "invalidReason")),
+  };
+}
+
+export interface BargainStats {
+  sessions: number;
+  invalid: number;
+  deals: number;
+  mi: { valid: number; deals: number };
+  ci: { valid: number; deals: number };
+  sumBuyer: number;
+  sumSeller: number;
+  snpBuyer: number;
+  snpSeller: number;
+}
+
+export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
+  env: "bargain",
+  model: bargainModel,
+  summary: bargainSummary,
+  status: (r) => ({
+    nonResponse: r.outcome === "invalid",
+    error: agentErrorOf(typeof r.invalidReason === "string" ? r.invalidReason : null),
+  }),
+  stats: {
+    init: () => ({
+      sessions: 0,
+      invalid: 0,
+      deals: 0,
+      mi: { valid: 0, deals: 0 },
+      ci: { valid: 0, deals: 0 },
+      sumBuyer: 0,
+      sumSeller: 0,
+      snpBuyer: 0,
+      snpSeller: 0,
+    }),
+    add(s, r) {
+      s.sessions++;
+      if (r.outcome === "invalid") {
+        s.invalid++;
+        return;
+      }
+      const group = r.interest === "CI" ? s.ci : s.mi;
+      group.valid++;
+      // Every trial of a live run passes here: read the fields as they are, no schema parse.
+      if (typeof r.budget !== "number" || typeof r.cost !== "number") return;
+      const p = bargainProfits(r as unknown as Scorable);
+      if (!p) return;
+      group.deals++;
+      s.deals++;
+      s.sumBuyer += p.buyer;
+      s.sumSeller += p.seller;
+      s.snpBuyer += p.normalizedBuyer;
+      s.snpSeller += p.normalizedSeller;
+    },
+    clone: (s) => ({ ...s, mi: { ...s.mi }, ci: { ...s.ci } }),
+    view: (s) => ({
+      title: "running deal rates and profits",
+      lines: [
+        {
+          label: "sessions",
+          value: `${count(s.sessions)} (${count(s.invalid)} invalid) · deals ${count(s.deals)}`,
+        },
+        {
+          label: "deal rate",
+          value: `MI ${pct(s.mi.deals / s.mi.valid)} · CI ${pct(s.ci.deals / s.ci.valid)} · ALL ${pct(s.deals / s.sessions)} (of all sessions)`,
+        },
+        {
+          label: "mean profit",
+          value: `buyer ${usd(s.sumBuyer / s.deals)} · seller ${usd(s.sumSeller / s.deals)} per deal`,
+        },
+        {
+          label: "SNP",
+          value: `buyer ${(s.snpBuyer || 0).toFixed(2)} · seller ${(s.snpSeller || 0).toFixed(2)}`,
+        },
+      ],
+    }),
+  },
+  // The stored outcome is the environment's BargainOutcome and MI/CI is part of the task
+  // (environments/bargain/types.ts), so SQLite finds the matches.
+  facets: [
+    {
+      key: "outcome",
+      hotkey: "o",
+      label: "outcome",
+      values: ["deal", "no-deal", "invalid"].map((v) => ({
+        value: v,
+        label: v,
+        conditions: [{ json: "result" as const, path: "$.outcome.outcome", op: "=" as const, value: v }],
+      })),
+    },
+    {
+      key: "interest",
+      hotkey: "i",
+      label: "MI/CI",
+      values: ["MI", "CI"].map((v) => ({
+        value: v,
+        label: v,
+        conditions: [{ json: "task" as const, path: "$.interest", op: "=" as const, value: v }],
+      })),
+    },
+  ],
+};

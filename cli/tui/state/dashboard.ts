@@ -1,0 +1,337 @@
+/**
+ * The live run dashboard's state: runner events (progress, finished trials, model retries, errors)
+ * folded into counters, and a snapshot of them taken a few times a second for the views. Folding a
+ * trial is O(1) and allocation-light because it happens for every trial of a run; everything that
+ * costs more (view models, feed lines, rates) waits for the snapshot.
+ */
+import type { Usage } from "../../../environments/kernel/types.ts";
+import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
+import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
+
+export interface AgentPlan {
+  agent: string;
+  /** Trials of this agent this invocation aims to have stored. */
+  total: number;
+  /** Of those, already stored before it started. */
+  storedBefore: number;
+}
+
+export interface AgentRow {
+  agent: string;
+  done: number;
+  total: number;
+  ranNow: number;
+  trialsPerSecond: number;
+  etaSeconds: number;
+  nonResponses: number;
+  errors: number;
+  retries: number;
+  usage: Usage;
+  costUsd: number | null;
+}
+
+/** A line of the finished-episode feed (printed once, above the live area). */
+export type FeedItem =
+  | { id: number; kind: "episode"; summary: EpisodeSummary }
+  | { id: number; kind: "more"; count: number };
+
+export interface FeaturedEpisode {
+  model: EpisodeModel;
+  /** Turns shown so far (the episode plays out step by step). */
+  step: number;
+  paused: boolean;
+}
+
+export interface DashboardView {
+  runId: string;
+  env: string;
+  elapsedMs: number;
+  stored: number;
+  target: number;
+  trialsPerSecond: number;
+  etaSeconds: number;
+  agents: AgentRow[];
+  feed: readonly FeedItem[];
+  errors: readonly string[];
+  errorCount: number;
+  featured: FeaturedEpisode | null;
+  stats: StatsView | null;
+  finished: { interrupted: boolean; failure: string | null } | null;
+}
+
+interface AgentAcc extends AgentPlan {
+  ranNow: number;
+  nonResponses: number;
+  errors: number;
+  retries: number;
+  usage: Usage;
+  stats: unknown;
+}
+
+/** How the dashboard paces itself; tests pass other values. */
+export interface DashboardTiming {
+  /** Time between two revealed turns of the featured episode. */
+  stepMs: number;
+  /** Time a fully shown episode stays before the latest finished one replaces it. */
+  holdMs: number;
+  /** Feed lines per update of the feed; more finished episodes are counted in one "+N more" line. */
+  feedPerFrame: number;
+  /**
+   * Shortest time between two updates of the feed: each costs the terminal view a second frame
+   * (ink's <Static> re-renders to remember what it printed).
+   */
+  feedMs: number;
+}
+
+export const DEFAULT_TIMING: DashboardTiming = { stepMs: 250, holdMs: 1500, feedPerFrame: 4, feedMs: 1000 };
+
+/** The mutable accumulator behind the live view. */
+export class DashboardState {
+  private readonly adapter: AnyAdapter;
+  private readonly agents: AgentAcc[];
+  private readonly byName = new Map<string, AgentAcc>();
+  private stored = 0;
+  private ranNow = 0;
+  private elapsedMs = 0;
+  private recent: TrialRecord[] = [];
+  private sinceSnapshot = 0;
+  private feed: FeedItem[] = [];
+  private feedId = 0;
+  private lastFeed: number;
+  private errors: string[] = [];
+  private errorCount = 0;
+  private latest: { record: TrialRecord; agent: number } | null = null;
+  private featured: {
+    record: TrialRecord;
+    agent: number;
+    model: EpisodeModel;
+    step: number;
+    at: number;
+  } | null = null;
+  private paused = false;
+  private finished: DashboardView["finished"] = null;
+
+  readonly runId: string;
+  readonly env: string;
+  readonly target: number;
+  private readonly startedAt: number;
+  private readonly costOf: (agent: string, usage: Usage) => number | null;
+  private readonly timing: DashboardTiming;
+  private readonly taskOf: (seq: number) => unknown;
+
+  constructor(o: {
+    runId: string;
+    env: string;
+    /** Trials this invocation aims to have stored. */
+    target: number;
+    agents: readonly AgentPlan[];
+    startedAt: number;
+    costOf?: (agent: string, usage: Usage) => number | null;
+    timing?: DashboardTiming;
+    /** The task of a trial, for views that show what the record only names (a question's text). */
+    taskOf?: (seq: number) => unknown;
+  }) {
+    this.runId = o.runId;
+    this.env = o.env;
+    this.target = o.target;
+    this.startedAt = o.startedAt;
+    this.lastFeed = o.startedAt;
+    this.costOf = o.costOf ?? (() => null);
+    this.timing = o.timing ?? DEFAULT_TIMING;
+    this.taskOf = o.taskOf ?? (() => undefined);
+    this.adapter = adapterFor(o.env);
+    this.agents = o.agents.map((a) => ({
+      ...a,
+      ranNow: 0,
+      nonResponses: 0,
+      errors: 0,
+      retries: 0,
+      usage: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, latencyMs: 0 },
+      stats: this.adapter.stats.init(),
+    }));
+    for (const a of this.agents) this.byName.set(a.agent, a);
+    this.stored = o.agents.reduce((s, a) => s + a.storedBefore, 0);
+  }
+
+  /** A finished trial of the agent at `agentIndex` (in the plan's order). */
+  trial(agentIndex: number, record: TrialRecord): void {
+    const a = this.agents[agentIndex];
+    if (!a) return;
+    a.ranNow++;
+    this.ranNow++;
+    const u = record.usage as Usage | undefined;
+    if (u) {
+      a.usage.calls += u.calls;
+      a.usage.cacheHits += u.cacheHits;
+      a.usage.inputTokens += u.inputTokens;
+      a.usage.outputTokens += u.outputTokens;
+      a.usage.reasoningTokens += u.reasoningTokens;
+      a.usage.latencyMs += u.latencyMs;
+    }
+    this.adapter.stats.add(a.stats, record);
+    const status = this.adapter.status(record);
+    if (status.nonResponse) a.nonResponses++;
+    if (status.error) {
+      a.errors++;
+      this.error(`#${String(record.seq)} ${a.agent}: ${status.error}`);
+    }
+    this.latest = { record, agent: agentIndex };
+    this.sinceSnapshot++;
+    this.recent.push(record);
+    if (this.recent.length > this.timing.feedPerFrame) this.recent.shift();
+  }
+
+  /** The runner's stored count and clock (its `onProgress`). */
+  progress(p: { stored: number; elapsedMs: number }): void {
+    this.stored = p.stored;
+    this.elapsedMs = p.elapsedMs;
+  }
+
+  /** A model call was retried; attributed to the agents whose label names that model. */
+  retry(model: string): void {
+    const a =
+      this.byName.get(model) ??
+      this.agents.find((x) => x.agent === model || x.agent.endsWith(`:${model}`)) ??
+      this.agents[0];
+    if (a) a.retries++;
+  }
+
+  error(message: string): void {
+    this.errorCount++;
+    this.errors.push(message);
+    if (this.errors.length > 3) this.errors.shift();
+  }
+
+  finish(result: { stored: number; elapsedMs: number; interrupted: boolean }, failure?: string): void {
+    this.progress(result);
+    if (failure) this.error(failure);
+    this.finished = { interrupted: result.interrupted, failure: failure ?? null };
+  }
+
+  /** The running-statistics state of the agent at `agentIndex` (for the adapter's `stats.view`). */
+  agentStats(agentIndex: number): unknown {
+    return this.agents[agentIndex]?.stats;
+  }
+
+  togglePause(): void {
+    this.paused = !this.paused;
+  }
+
+  /** Steps the featured episode by `delta` turns (and pauses it, so the user keeps control). */
+  stepFeatured(delta: number): void {
+    if (!this.featured) return;
+    this.paused = true;
+    const steps = this.featured.model.steps;
+    this.featured.step = Math.max(0, Math.min(steps, this.featured.step + delta));
+  }
+
+  /** Shows the latest finished episode now. */
+  jumpToLatest(now: number): void {
+    if (this.latest) this.feature(this.latest, now);
+  }
+
+  private feature(e: { record: TrialRecord; agent: number }, now: number): void {
+    this.featured = {
+      ...e,
+      model: episodeModel(e.record, this.taskOf(Number(e.record.seq))),
+      step: 0,
+      at: now,
+    };
+  }
+
+  /** Plays the featured episode forward, or replaces it with the latest once it has been shown. */
+  private advance(now: number): void {
+    const f = this.featured;
+    if (!f) {
+      if (this.latest) this.feature(this.latest, now);
+      return;
+    }
+    if (this.paused) return;
+    const steps = f.model.steps;
+    if (f.step < steps) {
+      const due = Math.floor((now - f.at) / this.timing.stepMs);
+      f.step = Math.min(steps, Math.max(f.step, due + 1));
+      if (f.step === steps) f.at = now;
+    } else if (now - f.at >= this.timing.holdMs && this.latest && this.latest.record !== f.record) {
+      this.feature(this.latest, now);
+    }
+  }
+
+  private drainFeed(now: number): void {
+    if (this.sinceSnapshot === 0) return;
+    if (now - this.lastFeed < this.timing.feedMs && this.finished === null) return;
+    this.lastFeed = now;
+    const more = this.sinceSnapshot - this.recent.length;
+    if (more > 0) this.feed.push({ id: this.feedId++, kind: "more", count: more });
+    for (const r of this.recent)
+      this.feed.push({ id: this.feedId++, kind: "episode", summary: this.adapter.summary(r) });
+    this.recent = [];
+    this.sinceSnapshot = 0;
+    // Ink's <Static> prints items once and remembers how many it printed; a fresh array each time
+    // makes React see the change.
+    this.feed = this.feed.slice();
+  }
+
+  snapshot(now: number): DashboardView {
+    this.advance(now);
+    this.drainFeed(now);
+    const elapsedMs = Math.max(this.elapsedMs, now - this.startedAt);
+    const seconds = elapsedMs / 1000;
+    const rate = seconds > 0 ? this.ranNow / seconds : 0;
+    const agents = this.agents.map((a): AgentRow => {
+      const aRate = seconds > 0 ? a.ranNow / seconds : 0;
+      const done = Math.min(a.total, a.storedBefore + a.ranNow);
+      return {
+        agent: a.agent,
+        done,
+        total: a.total,
+        ranNow: a.ranNow,
+        trialsPerSecond: aRate,
+        etaSeconds: done >= a.total ? 0 : aRate > 0 ? (a.total - done) / aRate : Number.NaN,
+        nonResponses: a.nonResponses,
+        errors: a.errors,
+        retries: a.retries,
+        usage: { ...a.usage },
+        costUsd: this.costOf(a.agent, a.usage),
+      };
+    });
+    const f = this.featured;
+    const stored = Math.max(
+      this.stored,
+      Math.min(
+        this.target,
+        agents.reduce((s, a) => s + a.done, 0),
+      ),
+    );
+    return {
+      runId: this.runId,
+      env: this.env,
+      elapsedMs,
+      stored,
+      target: this.target,
+      trialsPerSecond: rate,
+      etaSeconds: stored >= this.target ? 0 : rate > 0 ? (this.target - stored) / rate : Number.NaN,
+      agents,
+      feed: this.feed,
+      errors: [...this.errors],
+      errorCount: this.errorCount,
+      featured: f ? { model: f.model, step: f.step, paused: this.paused } : null,
+      stats: f ? this.adapter.stats.view(this.agents[f.agent]!.stats, f.record) : null,
+      finished: this.finished,
+    };
+  }
+}
+
+/**
+ * Trials per agent among the first `target` seqs of a run: seqs are task-major, so agent `i` owns
+ * replicates [i·r, (i+1)·r) of every block of agents × replicates.
+ */
+export function trialsPerAgent(target: number, agents: number, replicates: number): number[] {
+  const block = agents * replicates;
+  const full = Math.floor(target / block);
+  const rest = target - full * block;
+  return Array.from(
+    { length: agents },
+    (_, i) => full * replicates + Math.max(0, Math.min(replicates, rest - i * replicates)),
+  );
+}

@@ -1,0 +1,31 @@
+import type { AnyStateMachine } from "xstate";
+import type { z } from "zod";
+import type { Usage } from "./types.ts";
+
+/**
+ * What the runner needs to know about an episode kind: the machine, how a task becomes the
+ * machine's input, and how a finished episode becomes the stored trial record.
+ */
+export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settings> {
+  name: string;
+  machine: AnyStateMachine;
+  /** Every action an agent may take (a discriminated union on `type`); LLM tools are made from it. */
+  actionSchema: z.ZodDiscriminatedUnion;
+  /** Roles played by agents, in the order agent specs are given for one trial. */
+  roles: readonly string[];
+  input(task: Task, settings: Settings): unknown;
+  isNonResponse(outcome: Outcome): boolean;
+  record(args: {
+    run: string;
+    trialKey: string;
+    seq: number;
+    agent: string;
+    replicate: number;
+    task: Task;
+    outcome: Outcome;
+    usage: Usage;
+  }): Record<string, unknown>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a runner and a store handle every environment's types
+export type AnyEnvironment = EnvironmentDef<any, any, any>;

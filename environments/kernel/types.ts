@@ -1,0 +1,75 @@
+import { z } from "zod";
+import type { Rng } from "./rng.ts";
+
+/** A chat message as an environment shows it to an agent (OpenAI roles). */
+export const MessageSchema = z.object({
+  role: z.enum(["system", "user", "assistant"]),
+  content: z.string(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+/** Why an agent's answer could not be used, with what it actually said. */
+export const NonResponseSchema = z.object({
+  reason: z.string(),
+  raw: z.string(),
+});
+export type NonResponse = z.infer<typeof NonResponseSchema>;
+
+/** Token and time accounting for one trial (zeros for simulated agents). */
+export const UsageSchema = z.object({
+  /** Model requests that went over the network (retries included). */
+  calls: z.number().int().nonnegative(),
+  /** Model answers served from the response cache instead. */
+  cacheHits: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  reasoningTokens: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export function emptyUsage(): Usage {
+  return { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, latencyMs: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    calls: a.calls + b.calls,
+    cacheHits: a.cacheHits + b.cacheHits,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    latencyMs: a.latencyMs + b.latencyMs,
+  };
+}
+
+/** What an agent is given at each of its turns. `view` is the environment's structured state. */
+export interface Observation<View> {
+  messages: Message[];
+  view: View;
+}
+
+/** What an agent may use besides the observation: its own seeded stream, cancellation. */
+export interface AgentContext {
+  rng: Rng;
+  signal?: AbortSignal;
+  trialKey: string;
+  replicate: number;
+}
+
+/** An agent's reply, with the usage it cost (simulated agents leave usage out). */
+export interface Acted<Action> {
+  action: Action;
+  usage?: Usage;
+}
+
+/**
+ * A policy: observation in, action out. LLM agents, the OG-Narrator buyer, rule negotiators and
+ * simulated agents all implement this one interface, so environments never know which they face.
+ */
+export interface Agent<View, Action> {
+  readonly id: string;
+  act(observation: Observation<View>, ctx: AgentContext): Acted<Action> | Promise<Acted<Action>>;
+  /** Called once when an episode the agent played ends, to drop per-episode state (a conversation). */
+  endEpisode?(ctx: AgentContext): void | Promise<void>;
+}

@@ -1,0 +1,25 @@
+import { bargainEnvironment } from "./bargain/environment.ts";
+import { choiceEnvironment } from "./choice/environment.ts";
+import { cueEnvironment } from "./cue/environment.ts";
+import { elicitEnvironment } from "./elicit/environment.ts";
+import type { AnyEnvironment } from "./kernel/environment.ts";
+import { UserError } from "./kernel/errors.ts";
+
+/** Every episode kind bazaar hosts, by the name runs and the CLI use. */
+export const ENVIRONMENTS: Readonly<Record<string, AnyEnvironment>> = {
+  choice: choiceEnvironment,
+  elicit: elicitEnvironment,
+  bargain: bargainEnvironment,
+  cue: cueEnvironment,
+};
+
+export function environmentNamed(name: string): AnyEnvironment {
+  const env = ENVIRONMENTS[name];
+  if (!env) {
+    throw new UserError(
+      `unknown environment "${name}"`,
+      `valid environments: ${Object.keys(ENVIRONMENTS).join(", ")}`,
+    );
+  }
+  return env;
+}

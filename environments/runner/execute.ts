@@ -1,0 +1,197 @@
+import { setMaxListeners } from "node:events";
+import { availableParallelism } from "node:os";
+import { runEpisode } from "../kernel/episode.ts";
+import { createRng } from "../kernel/rng.ts";
+import type { SqliteStore, StoredTrial } from "../store/index.ts";
+import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
+
+export interface RunProgress {
+  runId: string;
+  /** Trials of the run stored so far (earlier sessions included). */
+  stored: number;
+  /** Trials this invocation aims to have stored (the whole run, or the `--limit` prefix). */
+  target: number;
+  /** Trials finished by this invocation. */
+  ranNow: number;
+  nonResponsesNow: number;
+  elapsedMs: number;
+}
+
+export interface RunResult extends RunProgress {
+  /** True when a signal stopped the run before the target was reached. */
+  interrupted: boolean;
+}
+
+export interface ExecuteOptions {
+  /** Run only trials with seq < limit (a quick try); the rest stay for a later invocation. */
+  limit?: number;
+  concurrency: number;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  /** Called with every trial record as it is finished (before it is stored), e.g. for a live view. */
+  onTrial?: (record: Record<string, unknown>) => void;
+  /** Trials per transaction; smaller batches lose less work to a kill, larger ones write faster. */
+  batchSize?: number;
+  /** Longest time a finished trial waits in memory before it is written. */
+  flushMs?: number;
+  /**
+   * Worker threads for the LLM agents' turns (0 or absent: all in this thread; "auto": `autoWorkers`).
+   * Episodes, the store and every shared limit stay in this thread; see `agents/llm/workers.ts`.
+   */
+  workers?: number | "auto";
+}
+
+/**
+ * Workers pay when the LLM agents' own CPU limits the run (many calls in flight: a fast or local
+ * server, or high concurrency), there are enough trials to repay starting them (~1 s of CPU each,
+ * loading LangChain), and there are spare cores: a worker turn costs ~1 ms more CPU than one in the
+ * main thread (messages, a second heap and JIT), so on 2 cores — where the model server, if local,
+ * takes its share too — they measured no faster than one thread. One worker per core beyond the main
+ * thread's, at most 4.
+ */
+export function autoWorkers(a: { cores: number; concurrency: number; trials: number }): number {
+  if (a.cores < 4 || a.concurrency < 16 || a.trials < 500) return 0;
+  return Math.min(4, a.cores - 1);
+}
+
+/**
+ * Runs every trial of a plan that the store does not hold yet, through a bounded pool of workers,
+ * writing finished trials in batched transactions. Killing the process loses at most the unwritten
+ * batch, and running the same plan again does exactly the missing trials.
+ */
+export async function executeRun(
+  plan: RunPlan,
+  store: SqliteStore,
+  opts: ExecuteOptions,
+): Promise<RunResult> {
+  const started = Date.now();
+  // Every trial in flight listens to the one run signal (LLM calls abort on it): no listener cap.
+  if (opts.signal) setMaxListeners(0, opts.signal);
+  const target = Math.min(plan.total, opts.limit ?? plan.total);
+  store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total }, plan.tasks);
+  const done = store.doneSeqs(plan.runId, plan.total);
+  let stored = 0;
+  for (let i = 0; i < plan.total; i++) stored += done[i]!;
+
+  const keys = new TrialKeys(plan);
+  let toRun = 0;
+  for (let i = 0; i < target; i++) toRun += 1 - done[i]!;
+  const threads =
+    opts.workers === "auto"
+      ? autoWorkers({ cores: availableParallelism(), concurrency: opts.concurrency, trials: toRun })
+      : (opts.workers ?? 0);
+  // Loaded only when used: a run of simulated agents never pays for LangChain here.
+  const offload = threads
+    ? (await import("../../agents/llm/workers.ts")).offloadLlmAgents(plan.agents, threads, opts.signal)
+    : null;
+  const agents = offload?.agents ?? plan.agents;
+  const batchSize = opts.batchSize ?? 512;
+  const flushMs = opts.flushMs ?? 200;
+  let buffer: StoredTrial[] = [];
+  let lastFlush = Date.now();
+  let ranNow = 0;
+  let nonResponsesNow = 0;
+  let nextSeq = 0;
+  let failure: unknown;
+
+  const progress = (): RunProgress => ({
+    runId: plan.runId,
+    stored,
+    target,
+    ranNow,
+    nonResponsesNow,
+    elapsedMs: Date.now() - started,
+  });
+  const flush = () => {
+    if (buffer.length === 0) return;
+    store.writeTrials(buffer);
+    stored += buffer.length;
+    buffer = [];
+    lastFlush = Date.now();
+    opts.onProgress?.(progress());
+  };
+  const timer = setInterval(flush, flushMs);
+  timer.unref();
+
+  const claim = (): number => {
+    while (nextSeq < target && done[nextSeq] === 1) nextSeq++;
+    return nextSeq < target ? nextSeq++ : -1;
+  };
+
+  const worker = async () => {
+    let sinceYield = 0;
+    for (let seq = claim(); seq >= 0; seq = claim()) {
+      // Simulated agents answer synchronously, so without this a worker would never leave the
+      // microtask queue: no timer, no signal (Ctrl-C) and no I/O would run until the end.
+      if (++sinceYield >= 64) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      if (opts.signal?.aborted || failure !== undefined) return;
+      const c = coordinates(plan, seq);
+      const task = plan.tasks[c.taskIndex]!;
+      const entry = agents[c.agentIndex]!;
+      const trialKey = keys.key(c);
+      const { output, usage, agentErrors } = await runEpisode(
+        plan.env.machine,
+        plan.env.input(task, plan.settings),
+        entry.players,
+        {
+          rng: createRng(trialKey),
+          signal: opts.signal,
+          trialKey,
+          replicate: c.replicate,
+        },
+      );
+      // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
+      if (opts.signal?.aborted) return;
+      // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
+      const broken = offload?.session.failure();
+      if (broken) throw broken;
+      const nonResponse = plan.env.isNonResponse(output);
+      if (opts.onTrial) {
+        opts.onTrial(
+          plan.env.record({
+            run: plan.runId,
+            trialKey,
+            seq,
+            agent: entry.label,
+            replicate: c.replicate,
+            task,
+            outcome: output,
+            usage,
+          }),
+        );
+      }
+      buffer.push({
+        runId: plan.runId,
+        seq,
+        trialKey,
+        agent: entry.label,
+        taskIndex: c.taskIndex,
+        replicate: c.replicate,
+        nonResponse,
+        agentError: agentErrors > 0,
+        resultJson: JSON.stringify({ outcome: output, usage }),
+      });
+      ranNow++;
+      if (nonResponse) nonResponsesNow++;
+      if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
+    }
+  };
+
+  const workers = Array.from({ length: Math.max(1, opts.concurrency) }, () =>
+    worker().catch((err: unknown) => {
+      if (failure === undefined && !opts.signal?.aborted) failure = err;
+    }),
+  );
+  try {
+    await Promise.all(workers);
+  } finally {
+    clearInterval(timer);
+    await offload?.session.close();
+    flush();
+  }
+  if (failure !== undefined) throw failure;
+  return { ...progress(), interrupted: stored < target && opts.signal?.aborted === true };
+}

@@ -1,1 +1,0 @@
-export { formatProblem, InvalidFileError, type Problem, UserError } from "./user-error.ts";

@@ -1,1 +1,0 @@
-export { createRng, type Rng } from "./rng.ts";

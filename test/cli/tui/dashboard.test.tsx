@@ -1,0 +1,109 @@
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Dashboard } from "../../../cli/tui/components/Dashboard.tsx";
+import { LiveApp, type LiveCommands } from "../../../cli/tui/live/LiveApp.tsx";
+import type { TrialRecord } from "../../../cli/tui/records/index.ts";
+import { DashboardState, type DashboardView } from "../../../cli/tui/state/dashboard.ts";
+import { fixtureRun, lines, longBargainRecord, until, widest } from "./fixtures.ts";
+
+let choice: TrialRecord[] = [];
+beforeAll(async () => {
+  const r = await fixtureRun("choice", 40, { agent: "sim:steep,sim:locked" });
+  choice = r.records;
+  r.store.close();
+});
+afterEach(() => cleanup());
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+function choiceView(agents = ["sim:steep", "sim:locked"], now = 4000): DashboardView {
+  const s = new DashboardState({
+    runId: "choice-abc",
+    env: "choice",
+    target: 80,
+    agents: agents.map((agent) => ({ agent, total: 40, storedBefore: 0 })),
+    startedAt: 0,
+    costOf: (_a, u) => u.inputTokens * 1e-6,
+  });
+  for (const r of choice)
+    s.trial(r.agent === "sim:steep" ? 0 : 1, {
+      ...r,
+      usage: { ...(r.usage as object), inputTokens: 1500, outputTokens: 3 },
+    });
+  s.error("#7 sim:locked: agent error: 503 Service Unavailable");
+  s.progress({ stored: 40, elapsedMs: now });
+  return s.snapshot(now);
+}
+
+describe("run dashboard", () => {
+  it("shows totals, a progress row per agent with tokens and cost, errors, an episode and its statistics", () => {
+    const { lastFrame, frames } = render(<Dashboard view={choiceView()} width={99} episodeHeight={12} />);
+    const f = lastFrame()!;
+    expect(f).toContain("bazaar run choice-abc · choice · 40/80 stored · 10 trials/s · ETA 4s");
+    expect(f).toMatch(/sim:steep +█+░+ 20\/40 · 5\/s · ETA 4s/);
+    expect(f).toContain("tokens 30.0k in / 60 out · cost $0.03");
+    expect(f).toContain("1 error:");
+    expect(f).toContain("503 Service Unavailable");
+    expect(f).toMatch(/── episode #\d+ · sim:(steep|locked) · choice/);
+    expect(f).toContain("first-slot rate");
+    expect(f).toContain("q stop");
+    // The feed goes to <Static>: printed once, above the live area.
+    const all = frames.join("\n");
+    expect(all).toContain("… 36 more finished");
+    expect(all).toMatch(/#\d+ +sim:\w+ +[AB] +binary ·/);
+  });
+
+  it("fits an 80-column terminal", () => {
+    const { lastFrame } = render(<Dashboard view={choiceView()} width={80} episodeHeight={10} />);
+    expect(widest(lastFrame())).toBeLessThanOrEqual(80);
+  });
+
+  it("puts each agent on one line when there are many, and sums those beyond the cap", () => {
+    const many = ["a1", "a2", "a3", "a4", "a5", "a6"];
+    const { lastFrame } = render(
+      <Dashboard view={choiceView(many)} width={99} episodeHeight={8} maxAgents={4} />,
+    );
+    const f = lastFrame()!;
+    expect(lines(f).filter((l) => /^a\d +█*░+ /.test(l))).toHaveLength(4);
+    expect(f).toContain("… 2 more agents");
+    expect(f).toMatch(/a1 .* nr \d+ · err \d+ · rt 0/);
+  });
+
+  it("says how the run ended", () => {
+    const v = { ...choiceView(), finished: { interrupted: true, failure: null } };
+    expect(render(<Dashboard view={v} width={99} episodeHeight={8} />).lastFrame()).toContain(
+      "run stopped: run the same command again to resume",
+    );
+  });
+});
+
+describe("LiveApp", () => {
+  it("lays out each snapshot it is given and maps keys to commands", async () => {
+    const s = new DashboardState({
+      runId: "b",
+      env: "bargain",
+      target: 3,
+      agents: [{ agent: "og-narrator vs rule:boulware", total: 3, storedBefore: 0 }],
+      startedAt: 0,
+    });
+    s.trial(0, longBargainRecord(12, 0));
+    const calls: string[] = [];
+    const commands: LiveCommands = {
+      togglePause: () => calls.push("pause"),
+      step: (d) => calls.push(`step ${d}`),
+      latest: () => calls.push("latest"),
+      stop: () => calls.push("stop"),
+    };
+    const app = render(<LiveApp view={s.snapshot(0)} commands={commands} width={100} episodeHeight={24} />);
+    await until(app, "step 0/24");
+    s.stepFeatured(5);
+    app.rerender(<LiveApp view={s.snapshot(1000)} commands={commands} width={100} episodeHeight={24} />);
+    await until(app, "step 5/24 · paused");
+    for (const k of [" ", "\u001B[D", "\u001B[C", "n", "q"]) {
+      app.stdin.write(k);
+      await tick();
+    }
+    expect(calls).toEqual(["pause", "step -1", "step 1", "latest", "stop"]);
+    app.stdin.write("?");
+    await until(app, "keys (live run)");
+  });
+});
