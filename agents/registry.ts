@@ -2,10 +2,10 @@ import type { z } from "zod";
 import { ChoiceActionSchema } from "../environments/choice/actions.ts";
 import { SHOPPER } from "../environments/choice/machine.ts";
 import { UserError } from "../environments/kernel/errors.ts";
-import type { AgentEntry } from "../environments/runner/plan.ts";
+import type { AgentEntry } from "../environments/kernel/types.ts";
 import { LlmAgent } from "./llm/agent.ts";
 import type { ResponseCache } from "./llm/cache.ts";
-import type { CallEvents } from "./llm/caller.ts";
+import type { CallEvents } from "./llm/gate.ts";
 import { type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
 import { CHOICE_PRESETS } from "./sim/index.ts";
 

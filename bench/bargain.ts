@@ -12,12 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { resolveBargainPairs } from "../agents/bargain/registry.ts";
 import { TimeDependentNegotiator } from "../agents/bargain/tactics.ts";
-import {
-  ceilCents,
-  defaultPriceHistoryCatalog,
-  floorCents,
-  samePrice,
-} from "../datasets/price-history/index.ts";
+import { defaultPriceHistoryCatalog } from "../datasets/price-history/index.ts";
 import type { BargainMoveAction } from "../environments/bargain/actions.ts";
 import { bargainEnvironment } from "../environments/bargain/environment.ts";
 import { buildBargainTasks } from "../environments/bargain/scenarios.ts";
@@ -29,6 +24,7 @@ import type {
   TranscriptEntry,
 } from "../environments/bargain/types.ts";
 import { runEpisode } from "../environments/kernel/episode.ts";
+import { ceilCents, floorCents, samePrice } from "../environments/kernel/money.ts";
 import { createRng } from "../environments/kernel/rng.ts";
 import type { Acted, Agent } from "../environments/kernel/types.ts";
 import { executeRun } from "../environments/runner/execute.ts";

@@ -13,6 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { llmWorkerHost } from "../agents/llm/host.ts";
 import { resolveChoiceAgent } from "../agents/registry.ts";
 import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../environments/choice/design.ts";
@@ -63,7 +64,7 @@ async function agentRun(
   });
   const store = SqliteStore.open(path.join(dir, `${label}.db`), { create: true });
   const t0 = performance.now();
-  const r = await executeRun(plan, store, { concurrency, workers });
+  const r = await executeRun(plan, store, { concurrency, hostAgents: llmWorkerHost(workers) });
   const ms = performance.now() - t0;
   store.close();
   return { trials: r.ranNow, ms };

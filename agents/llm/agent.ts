@@ -2,8 +2,8 @@ import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@lan
 import type { z } from "zod";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
-import { type CallEvents, type ChatInvoker, ModelCaller } from "./caller.ts";
-import type { CallGate } from "./gate.ts";
+import { type ChatInvoker, ModelCaller } from "./caller.ts";
+import type { CallEvents, CallGate } from "./gate.ts";
 import { buildAgentGraph } from "./graph.ts";
 import type { LlmSettings } from "./settings.ts";
 import { type ActionTool, toolsFromActions } from "./tools.ts";

@@ -3,17 +3,11 @@ import { ChatOpenAI } from "@langchain/openai";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
-import { type CallGate, LocalGate } from "./gate.ts";
+import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
 import { backoffMs, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import type { ActionTool } from "./tools.ts";
-
-/** What happened at the wire: for live views and tests (counts, not contents). */
-export interface CallEvents {
-  onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
-  onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
-}
 
 /** A message as it enters the cache key: role, text, tool calls (names and arguments, not ids). */
 function wireMessage(m: BaseMessage): Record<string, unknown> {

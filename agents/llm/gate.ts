@@ -1,7 +1,12 @@
 import type { CachedResponse, ResponseCache } from "./cache.ts";
-import type { CallEvents } from "./caller.ts";
 import { CircuitBreaker, RateLimiter, Semaphore } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
+
+/** What happened at the wire: for live views and tests (counts, not contents). */
+export interface CallEvents {
+  onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
+  onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
+}
 
 /** How one HTTP attempt went, for the circuit breaker ("aborted" tells it nothing). */
 export type AttemptOutcome = "success" | "aborted" | { failure: string };

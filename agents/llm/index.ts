@@ -6,7 +6,8 @@ export {
   MemoryResponseCache,
   type ResponseCache,
 } from "./cache.ts";
-export { type CallEvents, type CallResult, type ChatInvoker, ModelCaller } from "./caller.ts";
+export { type CallResult, type ChatInvoker, ModelCaller } from "./caller.ts";
+export type { CallEvents } from "./gate.ts";
 export { AgentState, buildAgentGraph, type CallModel } from "./graph.ts";
 export {
   backoffMs,

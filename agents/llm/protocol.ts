@@ -6,8 +6,7 @@
 import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
-import type { CallEvents } from "./caller.ts";
-import type { AttemptOutcome, Settled } from "./gate.ts";
+import type { AttemptOutcome, CallEvents, Settled } from "./gate.ts";
 
 export type ToWorker =
   | { t: "agent"; agent: number; spec: LlmAgentSpec }

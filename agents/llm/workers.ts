@@ -12,8 +12,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
-import type { AgentEntry } from "../../environments/runner/plan.ts";
+import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
 import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";

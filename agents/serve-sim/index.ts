@@ -1,13 +1,18 @@
+export { type Decision, SimModels } from "./decide.ts";
+export { checkFaults, type Fault, FaultStream } from "./faults.ts";
+export { lazyModels, type SimPlugin, type SimReply, UNKNOWN_PROMPT_REPLY } from "./plugin.ts";
 export {
-  type Decision,
+  BARGAIN_MODEL_PREFIX,
+  bargainSimPlugin,
+  CUE_MODEL_PREFIX,
+  choiceSimPlugin,
+  cueSimPlugin,
+  ELICIT_MODEL_PREFIX,
+  elicitSimPlugin,
   MODEL_PREFIX,
   NO_CARDS_REPLY,
-  SimModels,
-  type SimReply,
-  UNKNOWN_PROMPT_REPLY,
-} from "./decide.ts";
-export { checkFaults, type Fault, FaultStream } from "./faults.ts";
-export { SIM_PLUGINS, type SimPlugin } from "./plugins.ts";
+  SIM_PLUGINS,
+} from "./plugins/index.ts";
 export { CHOOSE_TOOL, type ChatRequest, readChatRequest } from "./request.ts";
 export { startSimServer } from "./server.ts";
 export {

@@ -3,7 +3,8 @@
  * model list and error bodies. Token counts are estimates, ceil(characters / 4), enough for usage
  * accounting and rate limiters to have something realistic to count.
  */
-import type { Decision, SimReply } from "./decide.ts";
+import type { Decision } from "./decide.ts";
+import type { SimReply } from "./plugin.ts";
 import { CHOOSE_TOOL, type RequestProblem } from "./request.ts";
 
 /** Plausible answers that name no option: what an injected off-format fault says instead. */

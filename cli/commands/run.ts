@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
@@ -146,7 +147,7 @@ export function registerRun(program: Command, out: Output): void {
       const result = await executeRun(plan, store, {
         limit,
         concurrency,
-        workers,
+        hostAgents: llmWorkerHost(workers),
         signal: controller.signal,
         onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
         onTrial: live ? (record) => live.onTrial(record) : undefined,

@@ -9,7 +9,7 @@ import { CueActionSchema } from "../../environments/cue/actions.ts";
 import { CUE_SHOPPER } from "../../environments/cue/machine.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
-import type { AgentEntry } from "../../environments/runner/plan.ts";
+import type { AgentEntry } from "../../environments/kernel/types.ts";
 
 export const DEFAULT_CUE_AGENT = "sim:paper";
 

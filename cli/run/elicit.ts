@@ -7,7 +7,7 @@ import { elicitEnvironment } from "../../environments/elicit/environment.ts";
 import { RESPONDENT } from "../../environments/elicit/machine.ts";
 import { COLLECTIONS } from "../../environments/elicit/types.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import type { AgentEntry } from "../../environments/runner/plan.ts";
+import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { choiceOf, parseOption, positiveInt } from "../options.ts";
 import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";

@@ -1,6 +1,7 @@
 import { UserError } from "../../environments/kernel/errors.ts";
-import { formatCatalogMoney, roundCents } from "../../environments/kernel/money.ts";
+import { roundCents } from "../../environments/kernel/money.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
+import { formatCatalogMoney } from "./catalog-money.ts";
 import {
   type AmazonHistoryPriceProduct,
   PRICE_HISTORY_CATEGORIES,

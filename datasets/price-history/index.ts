@@ -1,13 +1,4 @@
-export {
-  CATALOG_MONEY,
-  ceilCents,
-  floorCents,
-  formatCatalogMoney,
-  formatUsd,
-  parseCatalogMoney,
-  roundCents,
-  samePrice,
-} from "../../environments/kernel/money.ts";
+export { CATALOG_MONEY, formatCatalogMoney, parseCatalogMoney } from "./catalog-money.ts";
 export { DEFAULT_CATALOG_PATH, defaultPriceHistoryCatalog } from "./default-catalog.ts";
 export {
   categoryCounts,

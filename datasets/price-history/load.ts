@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { InvalidFileError, type Problem, UserError } from "../../environments/kernel/errors.ts";
-import { parseCatalogMoney } from "../../environments/kernel/money.ts";
+import { parseCatalogMoney } from "./catalog-money.ts";
 import {
   type AmazonHistoryPriceProduct,
   AmazonHistoryPriceProductSchema,

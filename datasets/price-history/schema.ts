@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATALOG_MONEY } from "../../environments/kernel/money.ts";
+import { CATALOG_MONEY } from "./catalog-money.ts";
 
 /** The 18 categories of AmazonHistoryPrice; each is one file `<category>.json` of the data set. */
 export const PRICE_HISTORY_CATEGORIES = [

@@ -1,4 +1,3 @@
-export { BARGAIN_MODEL_PREFIX, bargainSimPlugin } from "../../agents/serve-sim/plugins/bargain.ts";
 export {
   type ActionMeta,
   type BargainAction,

@@ -1,4 +1,3 @@
-export { CUE_MODEL_PREFIX, cueSimPlugin, observeCue } from "../../agents/serve-sim/plugins/cue.ts";
 export { type CueAction, CueActionSchema, CueChooseActionSchema, CueReplyActionSchema } from "./actions.ts";
 export { parseCuePrompt, type ReadCuePrompt } from "./cards.ts";
 export {
@@ -21,6 +20,7 @@ export {
   cueMachine,
   shownCard,
 } from "./machine.ts";
+export { observeCue } from "./observe.ts";
 export {
   CUE_INSTRUCTIONS,
   CUE_SYSTEM_PROMPT,

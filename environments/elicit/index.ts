@@ -1,4 +1,3 @@
-export { ELICIT_MODEL_PREFIX, elicitSimPlugin } from "../../agents/serve-sim/plugins/elicit.ts";
 export { AnswerActionSchema, type ElicitAction, ElicitActionSchema, ReplyActionSchema } from "./actions.ts";
 export { buildElicitTasks, type ElicitDesign, type ElicitDesignInput, ElicitDesignSchema } from "./design.ts";
 export { type ElicitSettings, elicitEnvironment } from "./environment.ts";

@@ -1,10 +1,20 @@
+/** The kernel: what every package stands on, importing nothing of bazaar above it. */
+export type { AnyEnvironment, EnvironmentDef } from "./environment.ts";
 export { type EpisodeEvent, type EpisodeResult, runEpisode, type Turn } from "./episode.ts";
+export { formatProblem, InvalidFileError, type Problem, UserError } from "./errors.ts";
+export { canonicalJson, sha256Hex, stableHash } from "./hash.ts";
+export { ceilCents, floorCents, formatUsd, roundCents, samePrice } from "./money.ts";
+export type { CachedResponse, CacheStats, ResponseCache } from "./response-cache.ts";
+export { createRng, type Rng } from "./rng.ts";
 export {
   type Acted,
   type Agent,
   type AgentContext,
+  type AgentEntry,
+  type AgentHost,
   addUsage,
   emptyUsage,
+  type HostAgents,
   type Message,
   MessageSchema,
   type NonResponse,

@@ -73,3 +73,33 @@ export interface Agent<View, Action> {
   /** Called once when an episode the agent played ends, to drop per-episode state (a conversation). */
   endEpisode?(ctx: AgentContext): void | Promise<void>;
 }
+
+/**
+ * One agent configuration of a run: a label for tables, an identity that enters trial keys (for an
+ * LLM: model, URL, sampling settings — never a key), and the policy playing each role. Agents build
+ * entries and the runner runs them, so the type lives here, below both.
+ */
+export interface AgentEntry {
+  label: string;
+  identity: unknown;
+  players: Readonly<Record<string, Agent<unknown, unknown>>>;
+}
+
+/**
+ * Where a run's agents take their turns, when not in the runner's own thread: a host hands back
+ * entries that play like the given ones (LLM turns moved into worker threads, say) and says if it
+ * broke, so that the run fails instead of recording non-responses.
+ */
+export interface AgentHost {
+  agents: readonly AgentEntry[];
+  /** The error that made the host unusable, if one did. */
+  failure(): unknown;
+  /** Resolves once every turn it took has finished. */
+  close(): Promise<void>;
+}
+
+/** Chooses a host for a run's agents (null: they play in the runner's thread). */
+export type HostAgents = (
+  agents: readonly AgentEntry[],
+  run: { trials: number; concurrency: number; signal?: AbortSignal },
+) => AgentHost | null | Promise<AgentHost | null>;

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
-import { availableParallelism } from "node:os";
 import { runEpisode } from "../kernel/episode.ts";
 import { createRng } from "../kernel/rng.ts";
+import type { HostAgents } from "../kernel/types.ts";
 import type { SqliteStore, StoredTrial } from "../store/index.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
 
@@ -35,23 +35,10 @@ export interface ExecuteOptions {
   /** Longest time a finished trial waits in memory before it is written. */
   flushMs?: number;
   /**
-   * Worker threads for the LLM agents' turns (0 or absent: all in this thread; "auto": `autoWorkers`).
-   * Episodes, the store and every shared limit stay in this thread; see `agents/llm/workers.ts`.
+   * Where the agents take their turns (absent: in this thread). The CLI's `--workers` moves LLM
+   * turns into worker threads (`agents/llm/host.ts`); episodes and the store stay here.
    */
-  workers?: number | "auto";
-}
-
-/**
- * Workers pay when the LLM agents' own CPU limits the run (many calls in flight: a fast or local
- * server, or high concurrency), there are enough trials to repay starting them (~1 s of CPU each,
- * loading LangChain), and there are spare cores: a worker turn costs ~1 ms more CPU than one in the
- * main thread (messages, a second heap and JIT), so on 2 cores — where the model server, if local,
- * takes its share too — they measured no faster than one thread. One worker per core beyond the main
- * thread's, at most 4.
- */
-export function autoWorkers(a: { cores: number; concurrency: number; trials: number }): number {
-  if (a.cores < 4 || a.concurrency < 16 || a.trials < 500) return 0;
-  return Math.min(4, a.cores - 1);
+  hostAgents?: HostAgents;
 }
 
 /**
@@ -76,15 +63,14 @@ export async function executeRun(
   const keys = new TrialKeys(plan);
   let toRun = 0;
   for (let i = 0; i < target; i++) toRun += 1 - done[i]!;
-  const threads =
-    opts.workers === "auto"
-      ? autoWorkers({ cores: availableParallelism(), concurrency: opts.concurrency, trials: toRun })
-      : (opts.workers ?? 0);
-  // Loaded only when used: a run of simulated agents never pays for LangChain here.
-  const offload = threads
-    ? (await import("../../agents/llm/workers.ts")).offloadLlmAgents(plan.agents, threads, opts.signal)
+  const host = opts.hostAgents
+    ? await opts.hostAgents(plan.agents, {
+        trials: toRun,
+        concurrency: opts.concurrency,
+        signal: opts.signal,
+      })
     : null;
-  const agents = offload?.agents ?? plan.agents;
+  const agents = host?.agents ?? plan.agents;
   const batchSize = opts.batchSize ?? 512;
   const flushMs = opts.flushMs ?? 200;
   let buffer: StoredTrial[] = [];
@@ -146,7 +132,7 @@ export async function executeRun(
       // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
       if (opts.signal?.aborted) return;
       // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
-      const broken = offload?.session.failure();
+      const broken = host?.failure();
       if (broken) throw broken;
       const nonResponse = plan.env.isNonResponse(output);
       if (opts.onTrial) {
@@ -189,7 +175,7 @@ export async function executeRun(
     await Promise.all(workers);
   } finally {
     clearInterval(timer);
-    await offload?.session.close();
+    await host?.close();
     flush();
   }
   if (failure !== undefined) throw failure;

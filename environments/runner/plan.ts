@@ -1,16 +1,6 @@
 import type { AnyEnvironment } from "../kernel/environment.ts";
 import { sha256Hex, stableHash } from "../kernel/hash.ts";
-import type { Agent } from "../kernel/types.ts";
-
-/**
- * One agent configuration of a run: a label for tables, an identity that enters trial keys (for an
- * LLM: model, URL, sampling settings — never a key), and the policy playing each role.
- */
-export interface AgentEntry {
-  label: string;
-  identity: unknown;
-  players: Readonly<Record<string, Agent<unknown, unknown>>>;
-}
+import type { AgentEntry } from "../kernel/types.ts";
 
 export interface RunPlan {
   runId: string;

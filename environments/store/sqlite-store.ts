@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { CachedResponse, ResponseCache } from "../../agents/llm/cache.ts";
 import { UserError } from "../kernel/errors.ts";
+import type { CachedResponse, ResponseCache } from "../kernel/response-cache.ts";
 import type { Usage } from "../kernel/types.ts";
 
 /** Marks a SQLite file as a bazaar store; the number changes when the layout does. */

@@ -3,8 +3,7 @@ import { renderAction, renderReply } from "../../../environments/bargain/text.ts
 import type { BargainView, MoveType } from "../../../environments/bargain/types.ts";
 import type { Agent, Observation } from "../../../environments/kernel/types.ts";
 import { RULE_PRESETS, SIM_PRESETS } from "../../bargain/presets.ts";
-import type { SimReply } from "../decide.ts";
-import type { SimPlugin } from "../plugins.ts";
+import type { SimPlugin, SimReply } from "../plugin.ts";
 
 /** serve-sim model names: `sim-bargain-<preset>` for every rule and simulated negotiator. */
 export const BARGAIN_MODEL_PREFIX = "sim-bargain-";

@@ -3,7 +3,7 @@ import type { ElicitView } from "../../../environments/elicit/machine.ts";
 import { parseDollarAmount } from "../../../environments/elicit/number.ts";
 import { observeElicit } from "../../../environments/elicit/observe.ts";
 import { RESPONDENT_PRESETS } from "../../sim/respondent.ts";
-import type { SimPlugin } from "../plugins.ts";
+import type { SimPlugin } from "../plugin.ts";
 
 /** serve-sim models `sim-elicit-<preset>`: the simulated respondents behind an OpenAI-compatible API. */
 export const ELICIT_MODEL_PREFIX = "sim-elicit-";

@@ -3,7 +3,7 @@ import { type Instance, render } from "ink";
 import { createElement } from "react";
 import type { DashboardView } from "../state/dashboard.ts";
 import { LiveApp, type LiveCommands } from "./LiveApp.tsx";
-import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./run-view.ts";
+import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./view.ts";
 
 /** Wall time per unit of frame time: 50 keeps the live view near 2% of a busy run. */
 const DUTY = 50;

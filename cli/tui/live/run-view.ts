@@ -3,67 +3,12 @@
  * the ink dashboard (a terminal) or as plain progress lines (a pipe, a CI log). The command keeps
  * its own summary; this only watches.
  */
-import type { Usage } from "../../../environments/kernel/types.ts";
-import type { RunProgress, RunResult } from "../../../environments/runner/execute.ts";
-import { coordinates, type RunPlan } from "../../../environments/runner/plan.ts";
 import { plainAgentLine, plainProgressLine, plainStats } from "../plain.ts";
 import { adapterFor } from "../records/index.ts";
-import type { TrialRecord } from "../records/types.ts";
-import {
-  DashboardState,
-  type DashboardTiming,
-  type DashboardView,
-  trialsPerAgent,
-} from "../state/dashboard.ts";
+import type { DashboardView } from "../state/dashboard.ts";
+import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./view.ts";
 
-export interface RunView {
-  onProgress(p: RunProgress): void;
-  onTrial(record: TrialRecord): void;
-  retry(model: string): void;
-  error(message: string): void;
-  /** Shows the final state and gives the terminal back; `failure` when the run threw. */
-  finish(result: RunResult | null, failure?: unknown): Promise<void>;
-  /** Frames drawn and the time spent drawing them (the dashboard; zero for plain lines). */
-  drawn(): { frames: number; ms: number };
-}
-
-export interface RunViewOptions {
-  plan: RunPlan;
-  /** Trials this invocation aims to have stored (the run or its `--limit` prefix). */
-  target: number;
-  /** Trials already stored per agent label. */
-  storedByAgent: ReadonlyMap<string, number>;
-  /** Where the dashboard draws; its `isTTY` picks the dashboard or the plain lines. */
-  stdout: NodeJS.WriteStream;
-  stdin?: NodeJS.ReadStream;
-  /** Plain lines go here (stderr by default), so standard output keeps only the summary. */
-  log: (line: string) => void;
-  costOf?: (agent: string, usage: Usage) => number | null;
-  /** The user asked to stop (q or ctrl-c in the dashboard). */
-  onStop: () => void;
-  /** Snapshot interval of the dashboard. */
-  refreshMs?: number;
-  timing?: DashboardTiming;
-  now?: () => number;
-}
-
-export function dashboardState(o: RunViewOptions, now: number): DashboardState {
-  const totals = trialsPerAgent(o.target, o.plan.agents.length, o.plan.replicates);
-  return new DashboardState({
-    runId: o.plan.runId,
-    env: o.plan.env.name,
-    target: o.target,
-    agents: o.plan.agents.map((a, i) => ({
-      agent: a.label,
-      total: totals[i] ?? 0,
-      storedBefore: Math.min(totals[i] ?? 0, o.storedByAgent.get(a.label) ?? 0),
-    })),
-    startedAt: now,
-    costOf: o.costOf,
-    timing: o.timing,
-    taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
-  });
-}
+export type { RunView, RunViewOptions } from "./view.ts";
 
 /**
  * The dashboard on a terminal, plain lines otherwise. Ink and React load only for the dashboard:
@@ -75,10 +20,6 @@ export async function startRunView(o: RunViewOptions): Promise<RunView> {
   process.env.NODE_ENV ??= "production";
   const { inkRunView } = await import("./ink-view.ts");
   return inkRunView(o);
-}
-
-export function agentIndexOf(plan: RunPlan, record: TrialRecord): number {
-  return coordinates(plan, Number(record.seq)).agentIndex;
 }
 
 function plainRunView(o: RunViewOptions): RunView {

@@ -2,12 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   ceilCents,
   floorCents,
-  formatCatalogMoney,
   formatUsd,
-  parseCatalogMoney,
   roundCents,
   samePrice,
-} from "../../../datasets/price-history/index.ts";
+} from "../../../environments/kernel/money.ts";
 
 describe("money", () => {
   it("rounds to cents without binary surprises", () => {
@@ -22,19 +20,11 @@ describe("money", () => {
     expect(ceilCents(509.99)).toBe(509.99);
   });
 
-  it("formats prompt amounts and the data set's strings, and reads the latter back", () => {
+  it("formats prompt amounts without thousands separators", () => {
     expect(formatUsd(10)).toBe("$10");
     expect(formatUsd(12.5)).toBe("$12.50");
     expect(formatUsd(1123.456)).toBe("$1123.46");
     expect(formatUsd(-3.1)).toBe("-$3.10");
-    expect(formatCatalogMoney(1123.5)).toBe("$1,123.50");
-    expect(formatCatalogMoney(4299.98)).toBe("$4,299.98");
-    expect(formatCatalogMoney(1234567)).toBe("$1,234,567.00");
-    expect(formatCatalogMoney(0.07)).toBe("$0.07");
-    for (const x of [0.07, 4.99, 999.99, 1000, 4299.98, 1234567.89])
-      expect(parseCatalogMoney(formatCatalogMoney(x))).toBe(x);
-    for (const bad of ["1,123.50", "$1123.5", "$1,12.50", "$-5.00", "$1,123", " $5.00"])
-      expect(parseCatalogMoney(bad)).toBeNull();
   });
 
   it("treats amounts a cent apart as the same price (the reference's tolerance)", () => {

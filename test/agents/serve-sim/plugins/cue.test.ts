@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SIM_PLUGINS } from "../../../../agents/serve-sim/index.ts";
+import { CUE_MODEL_PREFIX, cueSimPlugin, SIM_PLUGINS } from "../../../../agents/serve-sim/index.ts";
 import { DEFAULT_CUE_LIBRARY, DEFAULT_PRODUCT_PAIRS } from "../../../../datasets/products/index.ts";
-import {
-  buildCueTasks,
-  CUE_MODEL_PREFIX,
-  cueSimPlugin,
-  renderCueMessages,
-  shownCard,
-} from "../../../../environments/cue/index.ts";
+import { buildCueTasks, renderCueMessages, shownCard } from "../../../../environments/cue/index.ts";
 
 describe("the cue serve-sim plugin", () => {
   const [task] = buildCueTasks(

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryResponseCache } from "../../../agents/llm/cache.ts";
+import { autoWorkers, llmWorkerHost } from "../../../agents/llm/host.ts";
 import { workerPool } from "../../../agents/llm/workers.ts";
 import { type LlmContext, resolveChoiceAgent } from "../../../agents/registry.ts";
 import { startSimServer } from "../../../agents/serve-sim/index.ts";
@@ -11,8 +12,9 @@ import type { SimServer, SimServerOptions } from "../../../agents/serve-sim/type
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../../environments/choice/environment.ts";
-import { autoWorkers, executeRun } from "../../../environments/runner/execute.ts";
-import { type AgentEntry, planRun } from "../../../environments/runner/plan.ts";
+import type { AgentEntry } from "../../../environments/kernel/types.ts";
+import { executeRun } from "../../../environments/runner/execute.ts";
+import { planRun } from "../../../environments/runner/plan.ts";
 import { SqliteStore } from "../../../environments/store/index.ts";
 
 const tasks = buildChoiceTasks(
@@ -75,7 +77,7 @@ describe("executeRun with LLM agents in worker threads", () => {
         const llm = { ...llmFor(server), events: { onRetry: () => retries++ } };
         const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "same");
         const store = SqliteStore.open(path.join(dir, `same-${workers}.db`), { create: true });
-        const r = await executeRun(p, store, { concurrency: 8, workers });
+        const r = await executeRun(p, store, { concurrency: 8, hostAgents: llmWorkerHost(workers) });
         expect(r.ranNow).toBe(tasks.length);
         expect(r.nonResponsesNow).toBe(0);
         results.push(outcomes(store, p.runId));
@@ -96,7 +98,11 @@ describe("executeRun with LLM agents in worker threads", () => {
         const controller = new AbortController();
         const p = plan([resolveChoiceAgent("openai:sim-steep", llmFor(server))]);
         const store = SqliteStore.open(path.join(dir, `listeners-${workers}.db`), { create: true });
-        await executeRun(p, store, { concurrency: 8, workers, signal: controller.signal });
+        await executeRun(p, store, {
+          concurrency: 8,
+          hostAgents: llmWorkerHost(workers),
+          signal: controller.signal,
+        });
         store.close();
         expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
       }
@@ -108,7 +114,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       const llm = llmFor(server, { concurrency: 3 });
       const p = plan([resolveChoiceAgent("openai:sim-steep", llm)]);
       const store = SqliteStore.open(path.join(dir, "cap.db"), { create: true });
-      await executeRun(p, store, { concurrency: 16, workers: 2 });
+      await executeRun(p, store, { concurrency: 16, hostAgents: llmWorkerHost(2) });
       store.close();
       expect(server.stats().maxInFlight).toBe(3);
     });
@@ -121,7 +127,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       const first = SqliteStore.open(path.join(dir, "cache-1.db"), { create: true });
       await executeRun(plan([resolveChoiceAgent("openai:sim-steep", llm)], "cache"), first, {
         concurrency: 8,
-        workers: 2,
+        hostAgents: llmWorkerHost(2),
       });
       first.close();
       const calls = server.stats().requests;
@@ -129,7 +135,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       expect(cache.stats().entries).toBe(tasks.length);
       const second = SqliteStore.open(path.join(dir, "cache-2.db"), { create: true });
       const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "cache");
-      await executeRun(p, second, { concurrency: 8, workers: 2 });
+      await executeRun(p, second, { concurrency: 8, hostAgents: llmWorkerHost(2) });
       expect(server.stats().requests).toBe(calls);
       const usage = [...second.trialRows(p.runId)].map(
         (r) => (r.result as { usage: { cacheHits: number } }).usage,
@@ -147,7 +153,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       const b = { ...resolveChoiceAgent("openai:sim-steep", llm), label: "b" };
       const p = plan([a, b]);
       const store = SqliteStore.open(path.join(dir, "dedupe.db"), { create: true });
-      const r = await executeRun(p, store, { concurrency: 8, workers: 2 });
+      const r = await executeRun(p, store, { concurrency: 8, hostAgents: llmWorkerHost(2) });
       expect(r.ranNow).toBe(2 * tasks.length);
       expect(server.stats().requests).toBe(tasks.length);
       const rows = [...store.trialRows(p.runId)];
@@ -171,7 +177,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       let aborted = false;
       const r = await executeRun(p, store, {
         concurrency: 8,
-        workers: 2,
+        hostAgents: llmWorkerHost(2),
         signal: controller.signal,
         batchSize: 4,
         onProgress: (progress) => {
@@ -185,7 +191,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       expect(r.stored).toBeLessThan(tasks.length);
       const again = await executeRun(plan([resolveChoiceAgent("openai:sim-steep", llm)], "abort"), store, {
         concurrency: 8,
-        workers: 2,
+        hostAgents: llmWorkerHost(2),
       });
       expect(again.stored).toBe(tasks.length);
       expect(again.ranNow).toBe(tasks.length - r.stored);

@@ -1,0 +1,49 @@
+/**
+ * How an environment puts its simulated agents behind serve-sim: the models it serves, how to read
+ * the agent's observation back out of the conversation a real client sends (the inverse of the
+ * environment's prompt rendering), and how the agent's action is said — a call to one of the
+ * environment's action tools when the request offers it, or text. One plugin per environment, in
+ * `plugins/`; the server knows none of them by name.
+ */
+import type { Agent, Message, Observation } from "../../environments/kernel/types.ts";
+
+/** One choice of a reply. */
+export type SimReply =
+  /** A catalog-choice letter: the `choose` tool in tools mode, else the letter (or the cot answer). */
+  | { kind: "letter"; letter: string }
+  | { kind: "text"; text: string }
+  /** Another environment's action: a call to `tool` when the request lets it be called, else `text`. */
+  | { kind: "action"; tool: string; args: Record<string, unknown>; text: string };
+
+export interface SimPlugin {
+  /** Model name (e.g. `sim-bargain-conceder`) → the simulated agent that answers as it. */
+  models: Record<string, Agent<unknown, unknown>>;
+  /** The observation the agent would have had; null when the conversation is not this environment's. */
+  observe(messages: Message[]): Observation<unknown> | null;
+  reply(action: unknown, observation: Observation<unknown>): SimReply;
+  /** What the models say to a conversation `observe` cannot read (default UNKNOWN_PROMPT_REPLY). */
+  unrecognized?: string;
+  /** Whether the prompt asks for reasoning before an "Answer: X" line (catalog choice's `cot`). */
+  chainOfThought?(messages: Message[]): boolean;
+}
+
+/** What a plugin's model says when the conversation is not one its environment would show. */
+export const UNKNOWN_PROMPT_REPLY = "I'm sorry, I'm not sure what you would like me to do here.";
+
+/** Models built on first use: resolving a preset's parameters can take a moment. */
+export function lazyModels(
+  makers: Iterable<[name: string, make: () => Agent<unknown, unknown>]>,
+): Record<string, Agent<unknown, unknown>> {
+  const models: Record<string, Agent<unknown, unknown>> = {};
+  for (const [name, make] of makers) {
+    let agent: Agent<unknown, unknown> | undefined;
+    Object.defineProperty(models, name, {
+      enumerable: true,
+      get: () => {
+        agent ??= make();
+        return agent;
+      },
+    });
+  }
+  return models;
+}

@@ -1,0 +1,21 @@
+import type { SimPlugin } from "../plugin.ts";
+import { bargainSimPlugin } from "./bargain.ts";
+import { choiceSimPlugin } from "./choice.ts";
+import { cueSimPlugin } from "./cue.ts";
+import { elicitSimPlugin } from "./elicit.ts";
+
+/**
+ * Every environment's plugin, catalog choice first (its models lead `/v1/models`). An environment
+ * adds its plugin here: one import, one entry.
+ */
+export const SIM_PLUGINS: readonly SimPlugin[] = [
+  choiceSimPlugin,
+  bargainSimPlugin,
+  elicitSimPlugin,
+  cueSimPlugin,
+];
+
+export { BARGAIN_MODEL_PREFIX, bargainSimPlugin } from "./bargain.ts";
+export { choiceSimPlugin, MODEL_PREFIX, NO_CARDS_REPLY } from "./choice.ts";
+export { CUE_MODEL_PREFIX, cueSimPlugin } from "./cue.ts";
+export { ELICIT_MODEL_PREFIX, elicitSimPlugin } from "./elicit.ts";

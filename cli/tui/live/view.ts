@@ -1,0 +1,63 @@
+/**
+ * What both live views share — the view's interface and options, and the dashboard state they fold
+ * the runner's callbacks into — so the plain view (`run-view.ts`) and the ink view (`ink-view.ts`,
+ * loaded only on a terminal) each depend on this, not on each other.
+ */
+import type { Usage } from "../../../environments/kernel/types.ts";
+import type { RunProgress, RunResult } from "../../../environments/runner/execute.ts";
+import { coordinates, type RunPlan } from "../../../environments/runner/plan.ts";
+import type { TrialRecord } from "../records/types.ts";
+import { DashboardState, type DashboardTiming, trialsPerAgent } from "../state/dashboard.ts";
+
+export interface RunView {
+  onProgress(p: RunProgress): void;
+  onTrial(record: TrialRecord): void;
+  retry(model: string): void;
+  error(message: string): void;
+  /** Shows the final state and gives the terminal back; `failure` when the run threw. */
+  finish(result: RunResult | null, failure?: unknown): Promise<void>;
+  /** Frames drawn and the time spent drawing them (the dashboard; zero for plain lines). */
+  drawn(): { frames: number; ms: number };
+}
+
+export interface RunViewOptions {
+  plan: RunPlan;
+  /** Trials this invocation aims to have stored (the run or its `--limit` prefix). */
+  target: number;
+  /** Trials already stored per agent label. */
+  storedByAgent: ReadonlyMap<string, number>;
+  /** Where the dashboard draws; its `isTTY` picks the dashboard or the plain lines. */
+  stdout: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** Plain lines go here (stderr by default), so standard output keeps only the summary. */
+  log: (line: string) => void;
+  costOf?: (agent: string, usage: Usage) => number | null;
+  /** The user asked to stop (q or ctrl-c in the dashboard). */
+  onStop: () => void;
+  /** Snapshot interval of the dashboard. */
+  refreshMs?: number;
+  timing?: DashboardTiming;
+  now?: () => number;
+}
+
+export function dashboardState(o: RunViewOptions, now: number): DashboardState {
+  const totals = trialsPerAgent(o.target, o.plan.agents.length, o.plan.replicates);
+  return new DashboardState({
+    runId: o.plan.runId,
+    env: o.plan.env.name,
+    target: o.target,
+    agents: o.plan.agents.map((a, i) => ({
+      agent: a.label,
+      total: totals[i] ?? 0,
+      storedBefore: Math.min(totals[i] ?? 0, o.storedByAgent.get(a.label) ?? 0),
+    })),
+    startedAt: now,
+    costOf: o.costOf,
+    timing: o.timing,
+    taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
+  });
+}
+
+export function agentIndexOf(plan: RunPlan, record: TrialRecord): number {
+  return coordinates(plan, Number(record.seq)).agentIndex;
+}
