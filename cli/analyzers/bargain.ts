@@ -2,17 +2,19 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   analyzeBargain,
+  type BargainAnalysis,
   bargainFigures,
   bargainTables,
   type SessionInput,
   type Table,
 } from "../../analysis/bargain/index.ts";
+import { pct } from "../../analysis/bargain/tables.ts";
 import type { BargainTrialRecord } from "../../environments/bargain/record.ts";
 import { renderAction } from "../../environments/bargain/text.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { renderTable } from "../table.ts";
-import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 export const DEFAULT_PAIRED_RESAMPLES = 2000;
 
@@ -66,6 +68,52 @@ function findSession(records: Iterable<Record<string, unknown>>, which: string):
   );
 }
 
+/**
+ * Per buyer over every seller: the deal rate over valid sessions and the buyer's sum of normalized
+ * profits (SNP); then each OG-Narrator buyer against each plain buyer on the same scenarios, all
+ * sellers pooled, with the paired bootstrap intervals — the comparison the paper is about.
+ */
+export function bargainHeadline(analysis: BargainAnalysis): Headline {
+  const buyers = analysis.byBuyer.map((b) => ({
+    buyer: b.buyer,
+    sessions: b.summary.ALL.sessions,
+    valid: b.summary.ALL.valid,
+    dealRateValid: b.summary.ALL.dealRateValid,
+    buyerSnp: b.summary.ALL.buyer.snp,
+  }));
+  const comparisons = analysis.comparisons
+    .filter((c) => c.seller === null)
+    .map((c) => ({
+      treatment: c.treatment,
+      control: c.control,
+      scenarios: c.scenarios,
+      pairs: c.pairs,
+      level: c.level,
+      dealRateValid: c.metrics.dealRateValid,
+      buyerSnp: c.metrics.buyerSnp,
+    }));
+  const signed = (x: number | null, digits: number, scale = 1) =>
+    x === null ? "–" : `${x * scale >= 0 ? "+" : "−"}${Math.abs(x * scale).toFixed(digits)}`;
+  const iv = (v: { interval: { low: number; high: number } | null }, digits: number, scale = 1) =>
+    v.interval
+      ? ` [${signed(v.interval.low, digits, scale)}, ${signed(v.interval.high, digits, scale)}]`
+      : "";
+  const lines = [
+    `bargaining, ${analysis.sessions.toLocaleString("en-US")} sessions on ${analysis.scenarios.total} scenarios (all sellers pooled):`,
+    ...renderTable(
+      ["buyer", "sessions", "deal rate (valid)", "buyer SNP"],
+      buyers.map((b) => [b.buyer, String(b.sessions), pct(b.dealRateValid), signed(b.buyerSnp, 1)]),
+    ).split("\n"),
+    ...comparisons.map(
+      (c) =>
+        `${c.treatment} − ${c.control} (paired on ${c.scenarios} scenarios, ${Math.round(100 * c.level)}% intervals): ` +
+        `deal rate ${signed(c.dealRateValid.difference, 1, 100)} pts${iv(c.dealRateValid, 1, 100)}, ` +
+        `buyer SNP ${signed(c.buyerSnp.difference, 1)}${iv(c.buyerSnp, 1)}`,
+    ),
+  ];
+  return { lines, json: { buyers, comparisons } };
+}
+
 /** `bazaar analyze <run>` for bargaining runs: the paper's metrics per pairing, and OG vs plain. */
 export const bargainAnalyzer: EnvironmentAnalyzer = {
   env: "bargain",
@@ -80,7 +128,12 @@ export const bargainAnalyzer: EnvironmentAnalyzer = {
     const o = input.options as { pairedResamples?: string; transcript?: string };
     if (o.transcript !== undefined) {
       const session = findSession(input.records(), String(o.transcript));
-      return { json: session, text: transcriptText(session), writeReport: () => [] };
+      return {
+        headline: { lines: [], json: null },
+        json: session,
+        text: transcriptText(session),
+        writeReport: () => [],
+      };
     }
     const resamples =
       o.pairedResamples === undefined
@@ -101,6 +154,7 @@ export const bargainAnalyzer: EnvironmentAnalyzer = {
       ...tables.map((t) => `\n${t.title}\n${renderTable(t.header, t.rows)}${t.note ? `\n${t.note}` : ""}`),
     ].join("\n");
     return {
+      headline: bargainHeadline(analysis),
       json: { run: input.run.id, env: "bargain", ...analysis },
       text,
       writeReport(dir: string): string[] {

@@ -6,6 +6,7 @@ import {
   type ChoiceAnalysis,
   type ChoiceTrial,
   choiceTrialsFromRecords,
+  coefficient,
   DEFAULT_CONVENTION,
   DEFAULT_REFERENCE_PRICE,
   REFERENCE_CONVENTION,
@@ -16,8 +17,11 @@ import {
   choiceFigures,
   choiceReport,
   choiceSummaryLines,
+  dollars,
   markdownDocument,
+  percent,
   renderSvg,
+  sig,
 } from "../../analysis/report/index.ts";
 import { isPriceBenchRun } from "../../datasets/pricebench/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
@@ -25,7 +29,7 @@ import { requireRun, trialRecords } from "../../environments/runner/records.ts";
 import type { SqliteStore } from "../../environments/store/index.ts";
 import { choiceOf, nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
-import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 const CONVENTIONS = ["auto", "default", "reference", "both"] as const;
 const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
@@ -125,6 +129,73 @@ function textOf(title: string, a: ChoiceAnalysis): string {
   ].join("\n");
 }
 
+/**
+ * Per agent: how often it booked the first-shown option, β ln p with its 95% CI, willingness to pay
+ * per review point (log form at the reference price, with the bootstrap interval when there is one)
+ * and the mean booked price — the figures PriceBench leads with.
+ */
+export function choiceHeadline(analysis: ChoiceAnalysis): Headline {
+  const interval = analysis.bootstrap ? `${Math.round(analysis.bootstrap.level * 100)}% boot.` : "95% delta";
+  const agents = analysis.agents.map((a) => {
+    const lnp = a.binary ? coefficient(a.binary.log, "lnPrice") : undefined;
+    const w = a.wtp?.log ?? null;
+    const boot = analysis.bootstrap?.agents.find((b) => b.agent === a.agent)?.wtpLog;
+    return {
+      agent: a.agent,
+      status: a.status,
+      trials: a.triage.trials,
+      firstShownRate: a.triage.firstShownRate,
+      betaLnPrice: lnp ? { estimate: lnp.estimate, ciLow: lnp.ciLow, ciHigh: lnp.ciHigh } : null,
+      wtpPerReviewPoint: w
+        ? {
+            estimate: w.estimate,
+            low: boot ? boot.low : w.ciLow,
+            high: boot ? boot.high : w.ciHigh,
+            interval: boot ? "bootstrap" : "delta",
+            referencePrice: analysis.referencePrice,
+          }
+        : null,
+      meanBookedPrice: a.booking.meanPrice,
+    };
+  });
+  const status = (a: (typeof agents)[number]) =>
+    a.status === "locked"
+      ? "position-locked"
+      : a.status === "no-data"
+        ? "no data"
+        : a.betaLnPrice
+          ? "engaged"
+          : "not identified";
+  const lines = renderTable(
+    [
+      "agent",
+      "trials",
+      "status",
+      "first-shown",
+      "β ln p [95% CI]",
+      `WTP per review point @${dollars(analysis.referencePrice, false)} [${interval}]`,
+      "mean booked",
+    ],
+    agents.map((a) => [
+      a.agent,
+      a.trials.toLocaleString("en-US"),
+      status(a),
+      percent(a.firstShownRate),
+      a.betaLnPrice
+        ? `${sig(a.betaLnPrice.estimate)} [${sig(a.betaLnPrice.ciLow)}, ${sig(a.betaLnPrice.ciHigh)}]`
+        : "–",
+      a.wtpPerReviewPoint
+        ? `${dollars(a.wtpPerReviewPoint.estimate, false)} [${dollars(a.wtpPerReviewPoint.low, false)}, ${dollars(a.wtpPerReviewPoint.high, false)}]`
+        : "–",
+      dollars(a.meanBookedPrice),
+    ]),
+  ).split("\n");
+  return {
+    lines: [`catalog choice (${analysis.convention.label}):`, ...lines],
+    json: { convention: analysis.convention.label, agents },
+  };
+}
+
 /** `bazaar analyze <run>` for catalog-choice runs: the PriceBench estimates for every agent. */
 export const choiceAnalyzer: EnvironmentAnalyzer = {
   env: "choice",
@@ -199,6 +270,7 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
         )
       : [];
     return {
+      headline: choiceHeadline(analyses[0]!.analysis),
       json: { runs: runIds, analyses: Object.fromEntries(analyses.map((a) => [a.key, a.analysis])) },
       text: analyses.map((a) => textOf(a.title, a.analysis)).join("\n\n"),
       writeReport(dir: string): string[] {

@@ -1,10 +1,15 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { analyzeCue, cueObservations, DEFAULT_CUE_ANALYSIS } from "../../analysis/cue/index.ts";
+import {
+  analyzeCue,
+  type CueAnalysis,
+  cueObservations,
+  DEFAULT_CUE_ANALYSIS,
+} from "../../analysis/cue/index.ts";
+import { percent } from "../../analysis/report/format.ts";
 import { renderSvg } from "../../analysis/report/svg.ts";
-import { nonNegativeInt, parseOption } from "../options.ts";
-import { addOrShareOption } from "../run/cue.ts";
+import { addOrShareOption, nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { cueFigures, cueMarkdown } from "./cue-report.ts";
 import {
@@ -14,10 +19,11 @@ import {
   ceilingSentence,
   ceilingTable,
   conditionTable,
+  intervalText,
   paraphraseTable,
   type Table,
 } from "./cue-tables.ts";
-import type { AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+import type { AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 const rate = z.coerce
   .number({ error: "expected a number" })
@@ -25,6 +31,54 @@ const rate = z.coerce
   .max(1, "expected a rate between 0 and 1");
 
 const text = (t: Table) => renderTable(t.header, t.rows);
+
+/** How many of a category's ranked conditions the headline shows. */
+const HEADLINE_TOP = 3;
+
+/**
+ * Per agent and category: the conditions with the largest price-equivalents (censored and
+ * unidentified ones are not ranked), with their pair-clustered intervals.
+ */
+export function cueHeadline(analysis: CueAnalysis): Headline {
+  const rows = analysis.agents.flatMap((a) =>
+    a.categories.flatMap((cat) =>
+      cat.ranking.slice(0, HEADLINE_TOP).flatMap((name, i) => {
+        const c = cat.conditions.find((x) => x.condition === name);
+        if (c?.pe.kind !== "point") return [];
+        return [
+          {
+            agent: a.agent,
+            category: cat.category,
+            rank: i + 1,
+            condition: c.condition,
+            priceEquivalent: c.pe.value,
+            interval: c.interval?.pooled ?? null,
+            gMax: c.curve.at(-1)?.premium ?? 0,
+          },
+        ];
+      }),
+    ),
+  );
+  const excluded = analysis.agents.filter((a) => a.excluded);
+  const lines = [
+    "cue injection, top price-equivalents (the premium at which the cued copy stops winning half the time):",
+    ...(rows.length > 0
+      ? renderTable(
+          ["agent", "category", "rank", "condition", "PE", `${Math.round(100 * analysis.options.level)}% CI`],
+          rows.map((r) => [
+            r.agent,
+            r.category,
+            String(r.rank),
+            r.condition,
+            percent(r.priceEquivalent),
+            intervalText(r.interval, r.gMax),
+          ]),
+        ).split("\n")
+      : ["no condition has a point price-equivalent (censored or not identified: see bazaar analyze)"]),
+    ...excluded.map((a) => `${a.agent}: ${a.exclusionNote}`),
+  ];
+  return { lines, json: { top: rows.map(({ gMax: _, ...r }) => r), excluded: excluded.map((a) => a.agent) } };
+}
 
 export const cueAnalyzer: EnvironmentAnalyzer = {
   env: "cue",
@@ -87,6 +141,7 @@ export const cueAnalyzer: EnvironmentAnalyzer = {
     const figures = typeof o.report === "string" ? cueFigures(analysis) : [];
     const svgs = await Promise.all(figures.map((f) => renderSvg(f.spec)));
     return {
+      headline: cueHeadline(analysis),
       json: { run: runId, env: "cue", ...analysis },
       text: lines.join("\n"),
       writeReport(dir) {

@@ -10,7 +10,7 @@ import {
 import { parseOption, positiveInt } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { type Figure, renderFigures } from "./elicit-report.ts";
-import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : "–");
 const usd = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
@@ -30,6 +30,30 @@ function verdictLine(a: AgentAudit): string {
     ? "REJECTS joint self-consistency (no single utility reproduces every group)"
     : "joint self-consistency not rejected";
   return `${a.agent}: ${v.rejected} of ${v.groups} audit groups rejected at Bonferroni p ≤ ${v.threshold.toFixed(4)} → ${what}`;
+}
+
+/**
+ * Per agent: how many audit groups the fitted-null bootstrap rejects after Bonferroni, and so
+ * whether one utility can explain its dollar judgments at all; the rejected groups named.
+ */
+export function elicitHeadline(audits: readonly AgentAudit[]): Headline {
+  const agents = audits.map((a) => ({
+    agent: a.agent,
+    groups: a.verdict.groups,
+    rejected: a.verdict.rejected,
+    threshold: a.verdict.threshold,
+    rejectsJointConsistency: a.verdict.rejectsJointConsistency,
+    rejectedGroups: a.groups.filter((g) => g.rejected).map((g) => g.group),
+    nonFiniteShare: a.nonFinite.share,
+  }));
+  const lines = [
+    "stated preferences, self-consistency (fitted-null bootstrap, Bonferroni across groups):",
+    ...audits.map((a) => verdictLine(a)),
+    ...agents
+      .filter((a) => a.rejectedGroups.length > 0)
+      .map((a) => `  ${a.agent} rejected: ${a.rejectedGroups.map(short).join(", ")}`),
+  ];
+  return { lines, json: { agents } };
 }
 
 function groupTable(a: AgentAudit): string {
@@ -190,6 +214,7 @@ export const elicitAnalyzer: EnvironmentAnalyzer = {
     );
     const figures = o.report ? await renderFigures(audits) : [];
     return {
+      headline: elicitHeadline(audits),
       json: {
         run: input.run.id,
         env: "elicit",

@@ -11,8 +11,18 @@ export interface AnalyzeInput {
   options: Record<string, unknown>;
 }
 
-/** An analysis result in the three forms the command prints or writes. */
+/**
+ * The few numbers a run ends with (`bazaar run` prints them under the summary): the environment's
+ * main estimates, the same as `bazaar analyze` reports, as lines and as JSON (`run --json`).
+ */
+export interface Headline {
+  lines: string[];
+  json: unknown;
+}
+
+/** An analysis result in the forms the commands print or write. */
 export interface AnalyzeOutput {
+  headline: Headline;
   /** Everything, as one JSON-serialisable document (`--json`). */
   json: unknown;
   /** Tables for the terminal. */

@@ -1,11 +1,13 @@
 import path from "node:path";
-import type { Command } from "commander";
+import { Command } from "commander";
 import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
+import { trialRecords } from "../../environments/runner/records.ts";
 import { SqliteStore } from "../../environments/store/index.ts";
+import { ANALYZERS } from "../analyzers/index.ts";
 import { addLlmOptions, DeferredCache, type LlmOptions, llmContextFrom } from "../llm-options.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
@@ -13,6 +15,8 @@ import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import { type CommonRunOptions, ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
+
+const DEFAULT_STORE = "bazaar.db";
 
 interface RunOptions extends LlmOptions, CommonRunOptions {
   retryErrors?: boolean;
@@ -23,30 +27,6 @@ interface RunOptions extends LlmOptions, CommonRunOptions {
   json?: boolean;
   watch?: boolean;
   prices?: string;
-}
-
-function camelCase(flag: string): string {
-  return flag.replace(/^--/, "").replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-/** The environment named on the command line, refusing options that belong to another one. */
-function environmentCli(name: string, given: Record<string, unknown>): EnvironmentCli {
-  const cli = ENVIRONMENT_CLIS.find((e) => e.name === name);
-  if (!cli) {
-    throw new UserError(
-      `unknown environment "${name}"`,
-      `valid environments: ${ENVIRONMENT_CLIS.map((e) => e.name).join(", ")}`,
-    );
-  }
-  for (const other of ENVIRONMENT_CLIS) {
-    if (other === cli) continue;
-    // A flag two environments both own (`--pairs`) means what the named environment says it means.
-    const stray = other.ownOptions.find(
-      (flag) => !cli.ownOptions.includes(flag) && given[camelCase(flag)] !== undefined,
-    );
-    if (stray) throw new UserError(`${stray} is an option of \`run ${other.name}\`, not of \`run ${name}\``);
-  }
-  return cli;
 }
 
 function summary(result: RunResult, storePath: string, plan: RunPlan): string[] {
@@ -67,110 +47,230 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
   return lines;
 }
 
+/** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
+function addSharedOptions(cmd: Command): Command {
+  return addLlmOptions(
+    cmd
+      .option("--limit <n>", "run only the first n trials of the design (a quick try)")
+      .option("--seed <seed>", "design seed (number or text)")
+      .option("--store <file>", "SQLite store file", DEFAULT_STORE)
+      .option("--concurrency <n>", "trials in flight at once", "8")
+      .option(
+        "--workers <n>",
+        "worker threads for LLM agents' turns: 0 (all in one thread), n, or auto (one per spare core on 4+ cores when a run is CPU-bound; not measured faster on 2 cores)",
+        "0",
+      )
+      .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
+      .option("--json", "print the result as JSON")
+      .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
+      .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)")
+      .optionsGroup("LLM agents (openai:<model>):"),
+  );
+}
+
+/**
+ * A flag the subcommand does not know: another environment's (named, so the user sees where it
+ * belongs) or no one's (commander's own wording, so a typo reads as one).
+ */
+function strayOption(
+  env: string,
+  flag: string,
+  owners: ReadonlyMap<string, readonly string[]>,
+  known: readonly string[],
+): UserError {
+  const name = flag.replace(/=.*$/, "");
+  const others = [...owners].filter(([other, flags]) => other !== env && flags.includes(name));
+  if (others.length > 0) {
+    const where = others.map(([other]) => `\`run ${other}\``).join(" and ");
+    return new UserError(
+      `${name} is an option of ${where}, not of \`run ${env}\``,
+      `see bazaar run ${env} --help`,
+    );
+  }
+  const near = known.filter((k) => k.startsWith(name.slice(0, 4)));
+  return new UserError(
+    `unknown option '${name}' for \`run ${env}\``,
+    near.length
+      ? `did you mean ${near.join(" or ")}? (bazaar run ${env} --help lists them)`
+      : `bazaar run ${env} --help lists its options`,
+  );
+}
+
 export function registerRun(program: Command, out: Output): void {
-  const cmd = program
+  const run = program
     .command("run")
     .description("run an experiment and store every trial (resumes an interrupted run)")
-    .argument(
-      "<environment>",
-      `the episode kind: ${ENVIRONMENT_CLIS.map((e) => `${e.name} (${e.summary})`).join("; ")}`,
-    )
-    .option("--agent <specs>", "comma-separated agents, e.g. sim:steep,openai:gpt-4o-mini")
-    .option("--replicates <n>", "repetitions of every task per agent", "1")
-    .option("--limit <n>", "run only the first n trials of the design (a quick try)")
-    .option("--seed <seed>", "design seed (number or text)")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
-    .option("--concurrency <n>", "trials in flight at once", "8")
-    .option(
-      "--workers <n>",
-      "worker threads for LLM agents' turns: 0 (all in one thread), n, or auto (one per spare core on 4+ cores when a run is CPU-bound; not measured faster on 2 cores)",
-      "0",
-    )
-    .option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2")
-    .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
-    .option("--json", "print the result as JSON")
-    .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
-    .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)");
-  for (const e of ENVIRONMENT_CLIS) e.addOptions(cmd);
-  addLlmOptions(cmd).action(async (env: string, o: RunOptions) => {
-    const envCli = environmentCli(env, o);
-    const cache = new DeferredCache();
-    const llm = llmContextFrom(o, cache);
-    let retries = 0;
-    let view: RunView | null = null;
-    llm.events = {
-      onRetry: ({ model }) => {
-        retries++;
-        view?.retry(model);
-      },
-      onBreakerOpen: ({ model, reason, untilMs }) => {
-        const message = `model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`;
-        if (view) view.error(message);
-        else out.error(message);
-      },
-    };
-    const plan = envCli.plan(o, llm);
-    const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
-    const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
-    const workers =
-      o.workers === "auto"
-        ? "auto"
-        : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
-    const prices = o.watch && o.prices ? loadPriceTable(o.prices) : undefined;
-    const store = SqliteStore.open(o.store, { create: true });
-    cache.target = store.responseCache();
-    if (o.retryErrors) {
-      const n = store.deleteAgentErrorTrials(plan.runId);
-      out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
-    }
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
-    process.once("SIGTERM", onSigint);
-    const progress = new ProgressLine();
-    // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
-    view = o.watch
-      ? await startRunView({
-          plan,
-          target: Math.min(plan.total, limit ?? plan.total),
-          storedByAgent: new Map(store.usageByAgent(plan.runId).map((a) => [a.agent, a.trials])),
-          stdout: process.stdout,
-          stdin: process.stdin,
-          log: (line) => out.error(line),
-          costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
-          onStop: () => controller.abort(),
-        })
-      : null;
-    let watched = false;
-    try {
-      const live = view;
-      const result = await executeRun(plan, store, {
-        limit,
-        concurrency,
-        hostAgents: llmWorkerHost(workers),
-        signal: controller.signal,
-        onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
-        onTrial: live ? (record) => live.onTrial(record) : undefined,
+    .usage("<environment> [options]")
+    .addHelpText("after", "\nEach environment has its own options: bazaar run <environment> --help.");
+  const subcommands = ENVIRONMENT_CLIS.map((envCli) => {
+    const sub = run.command(envCli.name).description(envCli.summary);
+    envCli.addOptions(sub.optionsGroup(`${envCli.name} options:`));
+    addSharedOptions(sub.optionsGroup("run options:"))
+      // Unknown flags reach the action, which says whose option they are (see strayOption).
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(async (o: RunOptions, cmd: Command) => {
+        const stray = cmd.args.find((a) => a.startsWith("-"));
+        if (stray) throw strayOption(envCli.name, stray, owners, ownFlags(sub));
+        if (cmd.args.length > 0)
+          throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
+        await runEnvironment(envCli, o, out);
       });
-      watched = true;
-      await live?.finish(result);
-      progress.end();
-      if (o.json) printJson(out, { ...result, retries, total: plan.total, store: path.resolve(o.store) });
-      else for (const line of summary(result, o.store, plan)) out.log(line);
-      if (!o.json && retries > 0) out.log(`model retries this time: ${retries}`);
-      if (result.interrupted) {
-        out.error(
-          `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
-        );
-        process.exitCode = 130;
-      }
-    } catch (err) {
-      if (view && !watched) await view.finish(null, err);
-      throw err;
-    } finally {
-      process.off("SIGINT", onSigint);
-      process.off("SIGTERM", onSigint);
-      store.close();
-    }
+    return sub;
   });
+  const shared = new Set(addSharedOptions(new Command()).options.map((o) => o.long!));
+  const ownFlags = (c: Command) => c.options.map((o) => o.long!).filter((f) => !shared.has(f));
+  const owners = new Map(subcommands.map((c) => [c.name(), ownFlags(c)]));
+  // `bazaar run` or `bazaar run <not an environment>`: name the environments there are.
+  run
+    .argument("[environment]")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action((env: string | undefined) => {
+      const valid = `valid environments: ${ENVIRONMENT_CLIS.map((e) => e.name).join(", ")} (bazaar run --help)`;
+      if (env === undefined)
+        throw new UserError("name the environment to run, e.g. bazaar run choice", valid);
+      if (env.startsWith("-"))
+        throw new UserError(`options go after the environment: bazaar run <environment> ${env} …`, valid);
+      throw new UserError(`unknown environment "${env}"`, valid);
+    });
+}
+
+/**
+ * What the run found, by the environment's own analysis with its default settings (the numbers
+ * `bazaar analyze` prints), and the commands that go further.
+ */
+async function headlineOf(
+  store: SqliteStore,
+  plan: RunPlan,
+  storePath: string,
+): Promise<{ lines: string[]; json: unknown; next: { command: string; gives: string }[] } | null> {
+  const analyzer = ANALYZERS.find((a) => a.env === plan.env.name);
+  const run = store.getRun(plan.runId);
+  if (!analyzer || !run) return null;
+  const where = storePath === DEFAULT_STORE ? "" : ` --store ${storePath}`;
+  const next = [
+    {
+      command: `bazaar analyze ${plan.runId}${where}`,
+      gives: "every estimate, as tables (--json: one document)",
+    },
+    {
+      command: `bazaar analyze ${plan.runId}${where} --report out/`,
+      gives: "a markdown report with SVG figures",
+    },
+    { command: `bazaar watch ${plan.runId}${where}`, gives: "step through the episodes" },
+  ];
+  try {
+    const result = await analyzer.analyze({
+      run,
+      store,
+      records: () => trialRecords(store, plan.runId),
+      options: {},
+    });
+    return { ...result.headline, next };
+  } catch (err) {
+    // Too few trials for an estimate is not a failed run: say so and point to the analysis.
+    if (!(err instanceof UserError)) throw err;
+    return { lines: [`no estimates yet: ${err.message}`], json: null, next };
+  }
+}
+
+async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output): Promise<void> {
+  const cache = new DeferredCache();
+  const llm = llmContextFrom(o, cache);
+  let retries = 0;
+  let view: RunView | null = null;
+  llm.events = {
+    onRetry: ({ model }) => {
+      retries++;
+      view?.retry(model);
+    },
+    onBreakerOpen: ({ model, reason, untilMs }) => {
+      const message = `model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`;
+      if (view) view.error(message);
+      else out.error(message);
+    },
+  };
+  const plan = envCli.plan(o, llm);
+  const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
+  const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
+  const workers =
+    o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
+  const prices = o.watch && o.prices ? loadPriceTable(o.prices) : undefined;
+  const store = SqliteStore.open(o.store, { create: true });
+  cache.target = store.responseCache();
+  if (o.retryErrors) {
+    const n = store.deleteAgentErrorTrials(plan.runId);
+    out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  process.once("SIGTERM", onSigint);
+  const progress = new ProgressLine();
+  // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
+  view = o.watch
+    ? await startRunView({
+        plan,
+        target: Math.min(plan.total, limit ?? plan.total),
+        storedByAgent: new Map(store.usageByAgent(plan.runId).map((a) => [a.agent, a.trials])),
+        stdout: process.stdout,
+        stdin: process.stdin,
+        log: (line) => out.error(line),
+        costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
+        onStop: () => controller.abort(),
+      })
+    : null;
+  let watched = false;
+  try {
+    const live = view;
+    const result = await executeRun(plan, store, {
+      limit,
+      concurrency,
+      hostAgents: llmWorkerHost(workers),
+      signal: controller.signal,
+      onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
+      onTrial: live ? (record) => live.onTrial(record) : undefined,
+    });
+    watched = true;
+    await live?.finish(result);
+    progress.end();
+    const ending = result.interrupted || result.stored === 0 ? null : await headlineOf(store, plan, o.store);
+    if (o.json)
+      printJson(out, {
+        ...result,
+        retries,
+        total: plan.total,
+        store: path.resolve(o.store),
+        ...(ending ? { headline: ending.json, next: ending.next } : {}),
+      });
+    else {
+      const n = (x: number) => x.toLocaleString("en-US");
+      for (const line of summary(result, o.store, plan)) out.log(line);
+      if (retries > 0) out.log(`model retries this time: ${retries}`);
+      if (ending) {
+        out.log("");
+        if (result.stored < plan.total)
+          out.log(`estimates from the ${n(result.stored)} of ${n(plan.total)} trials stored so far:`);
+        for (const line of ending.lines) out.log(line);
+        out.log("");
+        out.log("next:");
+        const width = Math.max(...ending.next.map((n) => n.command.length));
+        for (const n of ending.next) out.log(`  ${n.command.padEnd(width)}  ${n.gives}`);
+      }
+    }
+    if (result.interrupted) {
+      out.error(
+        `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
+      );
+      process.exitCode = 130;
+    }
+  } catch (err) {
+    if (view && !watched) await view.finish(null, err);
+    throw err;
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    store.close();
+  }
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Option } from "commander";
 import { z } from "zod";
 import { parseSchedule, resolveBargainPairs, splitSpecs } from "../../agents/bargain/index.ts";
 import type { LlmContext } from "../../agents/registry.ts";
@@ -9,9 +10,11 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { parseOption, positiveInt } from "../options.ts";
-import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
+import { addReplicatesOption, type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
 
 interface BargainOptions extends CommonRunOptions {
+  agent?: string;
+  replicates: string;
   buyer?: string;
   seller?: string;
   scenarios?: string;
@@ -37,38 +40,26 @@ const scenarios = z.union([z.literal("all"), positiveInt], {
 export const bargainCli: EnvironmentCli = {
   name: "bargain",
   summary: "buyer/seller bargaining: deal rates and normalized profits, the OG-Narrator buyer",
-  ownOptions: [
-    "--buyer",
-    "--seller",
-    "--scenarios",
-    "--max-turns",
-    "--catalog",
-    "--budget-factor",
-    "--cost-factor",
-    "--og-schedule",
-  ],
   addOptions: (cmd) =>
-    cmd
-      .option("--buyer <specs>", `bargain: buyers, comma-separated (default ${DEFAULT_BUYERS})`)
-      .option("--seller <specs>", `bargain: sellers, comma-separated (default ${DEFAULT_SELLERS})`)
-      .option(
-        "--scenarios <n>",
-        `bargain: products drawn from the catalog, or all (default ${DEFAULT_SCENARIOS})`,
-      )
-      .option(
-        "--max-turns <n>",
-        "bargain: turns per session, a turn being a buyer message and the reply (default 6)",
-      )
-      .option(
-        "--catalog <path>",
-        "bargain: price-history catalog: the AmazonHistoryPrice folder or one JSON file",
-      )
-      .option("--budget-factor <f>", "bargain: buyer budget B = f × listed price (default 0.8)")
-      .option("--cost-factor <f>", "bargain: seller cost C = f × lowest price (default 1)")
-      .option(
-        "--og-schedule <s>",
-        "bargain: OG offers: linear, exp, linear:0.5:1, or factors 0.5,0.6,… (default linear)",
-      ),
+    addReplicatesOption(
+      cmd
+        // Not an option of bargaining: there to say what to use instead (see plan), kept out of --help.
+        .addOption(new Option("--agent <specs>").hideHelp())
+        .option("--buyer <specs>", `buyers, comma-separated (default ${DEFAULT_BUYERS})`)
+        .option("--seller <specs>", `sellers, comma-separated (default ${DEFAULT_SELLERS})`)
+        .option("--scenarios <n>", `products drawn from the catalog, or all (default ${DEFAULT_SCENARIOS})`)
+        .option(
+          "--max-turns <n>",
+          "turns per session, a turn being a buyer message and the reply (default 6)",
+        )
+        .option("--catalog <path>", "price-history catalog: the AmazonHistoryPrice folder or one JSON file")
+        .option("--budget-factor <f>", "buyer budget B = f × listed price (default 0.8)")
+        .option("--cost-factor <f>", "seller cost C = f × lowest price (default 1)")
+        .option(
+          "--og-schedule <s>",
+          "OG offers: linear, exp, linear:0.5:1, or factors 0.5,0.6,… (default linear)",
+        ),
+    ),
   plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
     const o = options as BargainOptions;
     if (o.agent !== undefined) {

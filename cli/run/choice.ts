@@ -1,5 +1,10 @@
 import path from "node:path";
-import { type LlmContext, resolveChoiceAgent, splitAgentSpecs } from "../../agents/registry.ts";
+import {
+  choiceAgentNames,
+  type LlmContext,
+  resolveChoiceAgent,
+  splitAgentSpecs,
+} from "../../agents/registry.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { buildChoiceTasks, ChoiceDesignSchema } from "../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../environments/choice/environment.ts";
@@ -7,9 +12,19 @@ import { PROMPT_VARIANTS } from "../../environments/choice/types.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { choiceOf, nonNegativeInt, parseOption, positiveInt } from "../options.ts";
-import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
+import {
+  addAgentOption,
+  addMaxReasksOption,
+  addReplicatesOption,
+  type CommonRunOptions,
+  type EnvironmentCli,
+  seedValue,
+} from "./types.ts";
 
 interface ChoiceOptions extends CommonRunOptions {
+  agent?: string;
+  replicates: string;
+  maxReasks: string;
   pool?: string;
   variant?: string;
   pairs?: string;
@@ -23,26 +38,16 @@ interface ChoiceOptions extends CommonRunOptions {
 export const choiceCli: EnvironmentCli = {
   name: "choice",
   summary: "catalog choice: book one of 2, 3 or 5 hotel options (PriceBench)",
-  ownOptions: [
-    "--pool",
-    "--variant",
-    "--pairs",
-    "--pair-appearances",
-    "--triples",
-    "--triple-appearances",
-    "--fives",
-    "--five-appearances",
-  ],
   addOptions: (cmd) =>
-    cmd
-      .option("--pool <file>", "choice: hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
-      .option("--variant <name>", `choice: prompt variant: ${PROMPT_VARIANTS.join(", ")} (default plain)`)
-      .option("--pairs <n>", "choice: unique hotel pairs (default 450)")
-      .option("--pair-appearances <n>", "choice: re-drawn appearances per pair (default 4)")
-      .option("--triples <n>", "choice: unique hotel triples (default 300)")
-      .option("--triple-appearances <n>", "choice: appearances per triple, a multiple of 3 (default 6)")
-      .option("--fives <n>", "choice: unique five-option sets (default 300)")
-      .option("--five-appearances <n>", "choice: appearances per five-option set (default 1)"),
+    addMaxReasksOption(addReplicatesOption(addAgentOption(cmd, "sim:steep", choiceAgentNames())))
+      .option("--pool <file>", "hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
+      .option("--variant <name>", `prompt variant: ${PROMPT_VARIANTS.join(", ")} (default plain)`)
+      .option("--pairs <n>", "unique hotel pairs (default 450)")
+      .option("--pair-appearances <n>", "re-drawn appearances per pair (default 4)")
+      .option("--triples <n>", "unique hotel triples (default 300)")
+      .option("--triple-appearances <n>", "appearances per triple, a multiple of 3 (default 6)")
+      .option("--fives <n>", "unique five-option sets (default 300)")
+      .option("--five-appearances <n>", "appearances per five-option set (default 1)"),
   plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
     const o = options as ChoiceOptions;
     const optional = (name: string, v: string | undefined) =>

@@ -1,5 +1,4 @@
 import path from "node:path";
-import type { Command } from "commander";
 import type { LlmContext } from "../../agents/registry.ts";
 import { splitAgentSpecs } from "../../agents/registry.ts";
 import {
@@ -26,10 +25,20 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
-import { DEFAULT_CUE_AGENT, resolveCueAgent } from "./cue-agents.ts";
-import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
+import { cueAgentNames, DEFAULT_CUE_AGENT, resolveCueAgent } from "./cue-agents.ts";
+import {
+  addAgentOption,
+  addMaxReasksOption,
+  addReplicatesOption,
+  type CommonRunOptions,
+  type EnvironmentCli,
+  seedValue,
+} from "./types.ts";
 
 interface CueOptions extends CommonRunOptions {
+  agent?: string;
+  replicates: string;
+  maxReasks: string;
   conditions?: string;
   pairs?: string;
   cues?: string;
@@ -43,17 +52,6 @@ interface CueOptions extends CommonRunOptions {
 }
 
 const percents = (g: readonly number[]) => g.map((x) => Number((x * 100).toFixed(6))).join(",");
-
-/**
- * Adds an option, or — when another environment already has the same flag (`--pairs` is also
- * catalog choice's) — appends this environment's meaning to its help; commander refuses duplicates.
- */
-export function addOrShareOption(cmd: Command, flags: string, description: string): void {
-  const long = flags.split(/[ ,]/)[0];
-  const existing = cmd.options.find((o) => o.long === long);
-  if (existing) existing.description += `; ${description}`;
-  else cmd.option(flags, description);
-}
 
 function list(value: string): string[] {
   return value
@@ -99,51 +97,36 @@ function parseBlocks(value: string): CueBlock[] {
 export const cueCli: EnvironmentCli = {
   name: "cue",
   summary: "cue injection: two identical products, a persuasive sentence on one, priced by a price sweep",
-  ownOptions: [
-    "--conditions",
-    "--pairs",
-    "--cues",
-    "--categories",
-    "--grid",
-    "--n-per-cell",
-    "--blocks",
-    "--additivity-cues",
-    "--additivity-grid",
-    "--paraphrase-conditions",
-  ],
   addOptions(cmd) {
-    const add = (flags: string, description: string) => addOrShareOption(cmd, flags, description);
+    const add = (flags: string, description: string) => cmd.option(flags, description);
+    addAgentOption(cmd, DEFAULT_CUE_AGENT, cueAgentNames());
+    addReplicatesOption(cmd);
+    addMaxReasksOption(cmd);
     add(
       "--conditions <patterns>",
-      "cue: conditions by name or glob, comma-separated, e.g. social-proof-*,scarcity,price-only (default all)",
+      "conditions by name or glob, comma-separated, e.g. social-proof-*,scarcity,price-only (default all)",
     );
-    add("--pairs <file>", "cue: product pairs (JSON file; default the shipped 6 + 6 pairs)");
-    add("--cues <file>", "cue: cue library (JSON file; default the shipped library)");
-    add(
-      "--categories <list>",
-      "cue: categories to run, comma-separated (default every category of the pairs)",
-    );
-    add("--grid <percents>", `cue: premium grid in percent, from 0 (default ${percents(CUE_GRID)})`);
+    add("--pairs <file>", "product pairs (JSON file; default the shipped 6 + 6 pairs)");
+    add("--cues <file>", "cue library (JSON file; default the shipped library)");
+    add("--categories <list>", "categories to run, comma-separated (default every category of the pairs)");
+    add("--grid <percents>", `premium grid in percent, from 0 (default ${percents(CUE_GRID)})`);
     add(
       "--n-per-cell <n>",
-      "cue: trials per (pair, premium) cell, a multiple of 4: N/4 calls of each target × position state (default 24; × --replicates)",
+      "trials per (pair, premium) cell, a multiple of 4: N/4 calls of each target × position state (default 24; × --replicates)",
     );
     add(
       "--blocks <list>",
-      "cue: main, additivity, paraphrases (default main,additivity; main only with --conditions or --cues)",
+      "main, additivity, paraphrases (default main,additivity; main only with --conditions or --cues)",
     );
     add(
       "--additivity-cues <a,b,c>",
-      `cue: the three cues of the 2³ factorial (default ${ADDITIVITY_CUES.join(",")})`,
+      `the three cues of the 2³ factorial (default ${ADDITIVITY_CUES.join(",")})`,
     );
     add(
       "--additivity-grid <percents>",
-      `cue: premium grid of the factorial (default ${percents(ADDITIVITY_GRID)})`,
+      `premium grid of the factorial (default ${percents(ADDITIVITY_GRID)})`,
     );
-    add(
-      "--paraphrase-conditions <patterns>",
-      "cue: conditions re-run under the three instruction paraphrases",
-    );
+    add("--paraphrase-conditions <patterns>", "conditions re-run under the three instruction paraphrases");
     return cmd;
   },
   plan(options: CommonRunOptions, llm: LlmContext): RunPlan {

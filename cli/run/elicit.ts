@@ -1,3 +1,4 @@
+import { Option } from "commander";
 import { type LlmContext, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
 import { RESPONDENT_PRESETS } from "../../agents/sim/respondent.ts";
 import { ELICIT_DOMAINS } from "../../datasets/elicit/schema.ts";
@@ -10,9 +11,11 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { choiceOf, parseOption, positiveInt } from "../options.ts";
-import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
+import { addAgentOption, type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
 
 interface ElicitOptions extends CommonRunOptions {
+  agent?: string;
+  replicates?: string;
   completions?: string;
   domains?: string;
   collections?: string;
@@ -59,21 +62,19 @@ function listOption<const T extends readonly [string, ...string[]]>(
 export const elicitCli: EnvironmentCli = {
   name: "elicit",
   summary: "stated preferences: are an agent's dollar judgments consistent with one utility?",
-  ownOptions: ["--completions", "--domains", "--collections"],
   addOptions: (cmd) =>
-    cmd
-      .option("--completions <n>", "elicit: independent completions per query (default 15, the paper's)")
-      .option(
-        "--domains <list>",
-        `elicit: comma-separated domains: ${ELICIT_DOMAINS.join(", ")} (default all)`,
-      )
+    addAgentOption(cmd, "sim:consistent", elicitAgentNames())
+      // Not an option of elicitation: there to say what to use instead (see plan), kept out of --help.
+      .addOption(new Option("--replicates <n>").hideHelp())
+      .option("--completions <n>", "independent completions per query (default 15, the paper's)")
+      .option("--domains <list>", `comma-separated domains: ${ELICIT_DOMAINS.join(", ")} (default all)`)
       .option(
         "--collections <list>",
-        "elicit: main (the audit groups) and/or paths (the path-length stress check) (default both)",
+        "main (the audit groups) and/or paths (the path-length stress check) (default both)",
       ),
   plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
     const o = options as ElicitOptions;
-    if (o.replicates !== "1") {
+    if (o.replicates !== undefined) {
       throw new UserError(
         "elicit takes --completions (independent answers per query), not --replicates",
         `use --completions ${o.replicates}`,

@@ -2,31 +2,44 @@ import type { Command } from "commander";
 import type { LlmContext } from "../../agents/registry.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 
-/** Options `bazaar run` takes for every environment (values as commander gives them: strings). */
+/** What an environment's planner is given: commander's values (strings) of its own and the shared options. */
 export interface CommonRunOptions {
-  agent?: string;
-  replicates: string;
   seed?: string;
-  maxReasks: string;
   [option: string]: unknown;
 }
 
 /**
- * One environment as `bazaar run <env>` sees it: its own options, and a planner that validates them
- * and builds the run plan. A planner must not write anything: the store is opened after it returns,
- * so bad input never leaves a partial store.
+ * One environment as `bazaar run <env>` sees it: a subcommand with its own options (the `run`
+ * command adds the shared ones: store, limit, seed, concurrency, workers, watch, LLM settings), and a
+ * planner that validates them and builds the run plan. A planner must not write anything: the store
+ * is opened after it returns, so bad input never leaves a partial store.
  */
 export interface EnvironmentCli {
   name: string;
+  /** One line for `bazaar run --help`. */
   summary: string;
-  /** Adds this environment's options to the run command (names must not clash across environments). */
+  /** Adds this environment's own options to its subcommand. */
   addOptions(cmd: Command): Command;
-  /** Option names (as `--flag`) that belong to this environment only, so others can reject them. */
-  ownOptions: readonly string[];
   plan(options: CommonRunOptions, llm: LlmContext): RunPlan;
 }
 
 /** A design seed as typed on the command line: a whole number, or any text. */
 export function seedValue(raw: string): number | string {
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/** `--agent <specs>`: the agents of an environment whose episodes have one acting role. */
+export function addAgentOption(cmd: Command, defaultSpec: string, valid: readonly string[]): Command {
+  return cmd.option(
+    "--agent <specs>",
+    `comma-separated agents (default ${defaultSpec}): ${valid.join(", ")}`,
+  );
+}
+
+export function addReplicatesOption(cmd: Command): Command {
+  return cmd.option("--replicates <n>", "repetitions of every task per agent", "1");
+}
+
+export function addMaxReasksOption(cmd: Command): Command {
+  return cmd.option("--max-reasks <n>", "re-asks after an unusable answer before it is a non-response", "2");
 }

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { UserError } from "../kernel/errors.ts";
 import type { CachedResponse, ResponseCache } from "../kernel/response-cache.ts";
 import type { Usage } from "../kernel/types.ts";
+import { DamagedStoreError, guardDatabase, hasSqliteHeader, isDamage, sqliteCode } from "./damage.ts";
 
 /** Marks a SQLite file as a bazaar store; the number changes when the layout does. */
 const FORMAT = "bazaar-store";
@@ -111,10 +112,6 @@ CREATE TABLE IF NOT EXISTS trials (
 ) WITHOUT ROWID;
 `;
 
-function sqliteCode(err: unknown): string {
-  return typeof err === "object" && err && "code" in err ? String((err as { code: unknown }).code) : "";
-}
-
 /**
  * The workspace store: one SQLite file (WAL) holding runs, their tasks (once per run, not once per
  * trial: a task is most of a trial record's bytes) and trials. Every batch of trials is one
@@ -172,7 +169,10 @@ export class SqliteStore {
     const isNew = !exists || statSync(path).size === 0;
     let db: Database.Database;
     try {
-      db = new Database(path, { readonly: opts.readonly === true && exists, fileMustExist: !opts.create });
+      db = guardDatabase(
+        new Database(path, { readonly: opts.readonly === true && exists, fileMustExist: !opts.create }),
+        path,
+      );
     } catch (err) {
       throw new UserError(
         `cannot open the store at ${path}: ${(err as Error).message}`,
@@ -213,8 +213,14 @@ export class SqliteStore {
     try {
       row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
     } catch (err) {
-      const code = sqliteCode(err);
-      if (code === "SQLITE_NOTADB" || code === "SQLITE_ERROR" || code === "SQLITE_CORRUPT") throw notStore;
+      // A file with SQLite's header that does not read is a damaged store (a truncated copy, a
+      // disk fault); any other file that does not read is not a store at all.
+      if (err instanceof DamagedStoreError || isDamage(err)) {
+        if (hasSqliteHeader(path))
+          throw err instanceof DamagedStoreError ? err : new DamagedStoreError(path, (err as Error).message);
+        throw notStore;
+      }
+      if (sqliteCode(err) === "SQLITE_ERROR") throw notStore;
       throw err;
     }
     if (row?.value !== FORMAT) throw notStore;

@@ -35,7 +35,9 @@ export async function fixtureRun(
 ): Promise<FixtureRun> {
   const cli = ENVIRONMENT_CLIS.find((e) => e.name === env);
   if (!cli) throw new Error(`no environment ${env}`);
-  const plan = cli.plan({ replicates: "1", maxReasks: "2", ...SMALL[env], ...options }, { settings: {} });
+  // Commander's defaults for the options the environment has (elicitation takes --completions).
+  const defaults = env === "elicit" ? {} : { replicates: "1", maxReasks: "2" };
+  const plan = cli.plan({ ...defaults, ...SMALL[env], ...options }, { settings: {} });
   const records: TrialRecord[] = [];
   await executeRun(plan, store, { concurrency: 2, limit, onTrial: (r) => records.push(r) });
   records.sort((a, b) => Number(a.seq) - Number(b.seq));
