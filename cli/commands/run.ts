@@ -70,7 +70,7 @@ function addSharedOptions(cmd: Command): Command {
 
 /**
  * A flag the subcommand does not know: another environment's (named, so the user sees where it
- * belongs) or no one's (commander's own wording, so a typo reads as one).
+ * belongs) or no one's (in commander's wording, with the flags it may be a typo of).
  */
 function strayOption(
   env: string,
@@ -111,16 +111,17 @@ export function registerRun(program: Command, out: Output): void {
       .allowExcessArguments()
       .action(async (o: RunOptions, cmd: Command) => {
         const stray = cmd.args.find((a) => a.startsWith("-"));
-        if (stray) throw strayOption(envCli.name, stray, owners, ownFlags(sub));
+        if (stray) throw strayOption(envCli.name, stray, owners, visible(sub));
         if (cmd.args.length > 0)
           throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
         await runEnvironment(envCli, o, out);
       });
     return sub;
   });
-  const shared = new Set(addSharedOptions(new Command()).options.map((o) => o.long!));
-  const ownFlags = (c: Command) => c.options.map((o) => o.long!).filter((f) => !shared.has(f));
-  const owners = new Map(subcommands.map((c) => [c.name(), ownFlags(c)]));
+  // Hidden flags are there only to be refused with advice (elicitation's --replicates): no one's.
+  const visible = (c: Command) => c.options.filter((o) => !o.hidden).map((o) => o.long!);
+  const shared = new Set(visible(addSharedOptions(new Command())));
+  const owners = new Map(subcommands.map((c) => [c.name(), visible(c).filter((f) => !shared.has(f))]));
   // `bazaar run` or `bazaar run <not an environment>`: name the environments there are.
   run
     .argument("[environment]")
