@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { AMENITIES, SORTS } from "./types.ts";
+
+/**
+ * The shop's tools as zod action schemas: each member other than `reply` is offered to LLMs as a
+ * function tool (named by its `type`, described by `.describe()`); `reply` is the text protocol,
+ * read by the strict grammar of `grammar.ts`. Members are strict: an argument the tool does not
+ * take is a zod error the agent reads back, not silently dropped.
+ */
+export const SearchActionSchema = z
+  .strictObject({
+    type: z.literal("search"),
+    area: z
+      .string()
+      .describe("Only listings in this area or neighborhood (e.g. Midtown, Brooklyn, SoHo).")
+      .optional(),
+    maxPrice: z
+      .number()
+      .positive()
+      .describe("Only listings at most this nightly price, in US dollars.")
+      .optional(),
+    minStars: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .describe("Only listings with at least this many stars.")
+      .optional(),
+    amenities: z
+      .array(z.enum(AMENITIES))
+      .describe("Only listings offering every one of these: free_cancellation, breakfast.")
+      .optional(),
+    sort: z
+      .enum(SORTS)
+      .describe("Result order: recommended (default), price_low, price_high or rating.")
+      .optional(),
+    page: z.number().int().positive().describe("Which page of results (1 = first, the default).").optional(),
+  })
+  .describe("Search the hotel listings: returns one page of result cards and the total count.");
+
+export const ViewActionSchema = z
+  .strictObject({
+    type: z.literal("view"),
+    id: z.string().describe("The id of a listing shown in your search results."),
+  })
+  .describe("Open one listing: all its details, room type, cancellation and breakfast terms.");
+
+export const BookActionSchema = z
+  .strictObject({
+    type: z.literal("book"),
+    id: z.string().describe("The id of a listing shown in your search results."),
+  })
+  .describe("Book one listing. This ends the task.");
+
+export const GiveUpActionSchema = z
+  .strictObject({
+    type: z.literal("give_up"),
+    reason: z.string().min(1).describe("Why no listing can be booked."),
+  })
+  .describe("End the task without booking, when no listing meets the requirements.");
+
+export const ShopReplyActionSchema = z.object({ type: z.literal("reply"), text: z.string() });
+
+export const ShopActionSchema = z.discriminatedUnion("type", [
+  SearchActionSchema,
+  ViewActionSchema,
+  BookActionSchema,
+  GiveUpActionSchema,
+  ShopReplyActionSchema,
+]);
+export type ShopAction = z.infer<typeof ShopActionSchema>;
+export type ShopToolAction = Exclude<ShopAction, { type: "reply" }>;
+
+/** The tools, by name, in the order prompts list them. */
+export const SHOP_TOOLS = ["search", "view", "book", "give_up"] as const;
+export type ShopTool = (typeof SHOP_TOOLS)[number];
+
+export const TOOL_SCHEMAS: Readonly<Record<ShopTool, z.ZodType>> = {
+  search: SearchActionSchema,
+  view: ViewActionSchema,
+  book: BookActionSchema,
+  give_up: GiveUpActionSchema,
+};
+
+/**
+ * Several tool calls in one agent message (parallel tool calls): the shape the LLM agent gives an
+ * environment when a model answers with more than one call (`agents/llm/graph.ts`), and the one
+ * simulated shoppers use. Each call is answered in order, with its own result.
+ */
+export const TOOL_CALL_BATCH = "several tool calls";
+
+export interface ToolCallBatch {
+  type: typeof TOOL_CALL_BATCH;
+  calls: { name: string; args: unknown }[];
+}
+
+/** A batch of calls, or the single call itself when there is one. */
+export function toolCalls(calls: readonly { name: string; args: Record<string, unknown> }[]): unknown {
+  if (calls.length === 1) return { ...calls[0]!.args, type: calls[0]!.name };
+  return { type: TOOL_CALL_BATCH, calls: calls.map((c) => ({ name: c.name, args: c.args })) };
+}

@@ -1,0 +1,397 @@
+/**
+ * design → tasks for the shop: a pure, seeded function of the design and the hotel pool. Each task
+ * is a client's request (hard constraints and soft wishes) and a catalog of hotel appearances drawn
+ * from the pool as in catalog choice, composed so that the task's family holds exactly (several
+ * admissible listings, a dominance pair, one low-ranked needle, or none), with every listing's
+ * platform treatments drawn independently of its attributes and of each other at the design's
+ * rates. Tag counts are fixed per task (the rate × catalog size, randomly rounded), so treatments
+ * are balanced across tasks and each effect is identified.
+ */
+import { z } from "zod";
+import type { Hotel } from "../../datasets/hotels/schema.ts";
+import { drawAppearance } from "../choice/design.ts";
+import { UserError } from "../kernel/errors.ts";
+import { createRng, type Rng } from "../kernel/rng.ts";
+import { areaOf } from "./areas.ts";
+import { requestText } from "./prompt.ts";
+import { CARD_SEPARATOR } from "./results.ts";
+import { isAdmissible } from "./search.ts";
+import {
+  type Amenity,
+  type HardConstraints,
+  type Listing,
+  type ShopTask,
+  TASK_FAMILIES,
+  type TaskFamily,
+} from "./types.ts";
+
+const rate = z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+const positive = z.number().int("must be a whole number").positive("must be at least 1");
+
+export const DEFAULT_FAMILY_SHARES: Readonly<Record<TaskFamily, number>> = {
+  open: 0.4,
+  dominance: 0.2,
+  needle: 0.2,
+  infeasible: 0.2,
+};
+
+export const ShopDesignSchema = z.object({
+  seed: z.union([z.number().int(), z.string()]).default(2026),
+  tasks: positive.default(100),
+  /** Relative shares of the task families (a family left out or at 0 gets no tasks). */
+  families: z.partialRecord(z.enum(TASK_FAMILIES), z.number().nonnegative()).default(DEFAULT_FAMILY_SHARES),
+  /** Listings in each task's catalog. */
+  listings: positive.default(24),
+  pageSize: positive.default(8),
+  maxSteps: positive.default(15),
+  maxInvalid: positive.default(3),
+  sponsoredRate: rate.default(0.2),
+  endorsementRate: rate.default(0.2),
+  scarcityRate: rate.default(0.2),
+  discountRate: rate.default(0.2),
+  /** Admissible listings of an open task (and at most of a dominance task). */
+  minAdmissible: positive.default(3),
+  maxAdmissible: positive.default(8),
+});
+export type ShopDesign = z.infer<typeof ShopDesignSchema>;
+export type ShopDesignInput = z.input<typeof ShopDesignSchema>;
+
+/** Soft wishes a request may add; nothing judges them. */
+export const WISHES = [
+  "a high guest rating",
+  "a quiet room",
+  "a big bed",
+  "a well-known brand",
+  "somewhere close to the subway",
+] as const;
+
+const ID_CHARS = "abcdefghijkmnpqrstuvwxyz23456789";
+const ATTEMPTS = 400;
+
+/** Validates a design; every problem in one UserError (exit 2), nothing built. */
+export function parseShopDesign(input: ShopDesignInput): ShopDesign {
+  const parsed = ShopDesignSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "design"} ${i.message}`);
+    throw new UserError(`impossible shop design: ${problems.join("; ")}`, "see bazaar run shop --help");
+  }
+  const d = parsed.data;
+  const problems: string[] = [];
+  const shares = TASK_FAMILIES.map((f) => d.families[f] ?? 0);
+  if (shares.every((s) => s === 0)) problems.push("no task family has a share above 0");
+  if (d.minAdmissible < 2)
+    problems.push("open tasks need at least 2 admissible listings (minAdmissible ≥ 2)");
+  if (d.maxAdmissible < d.minAdmissible)
+    problems.push(`maxAdmissible ${d.maxAdmissible} is below minAdmissible ${d.minAdmissible}`);
+  const needsAdmissible =
+    (d.families.open ?? 0) > 0 ? d.maxAdmissible : (d.families.dominance ?? 0) > 0 ? 2 : 1;
+  if (d.listings <= needsAdmissible) {
+    problems.push(
+      `${d.listings} listings per catalog leave no room for ${needsAdmissible} admissible and some others`,
+    );
+  }
+  if (problems.length > 0)
+    throw new UserError(`impossible shop design: ${problems.join("; ")}`, "see bazaar run shop --help");
+  return d;
+}
+
+/** How many tasks each family gets: shares by largest remainder, summing to `tasks`. */
+export function familyCounts(design: ShopDesign): Record<TaskFamily, number> {
+  const weights = TASK_FAMILIES.map((f) => design.families[f] ?? 0);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((w) => (design.tasks * w) / total);
+  const counts = exact.map(Math.floor);
+  let left = design.tasks - counts.reduce((a, b) => a + b, 0);
+  const order = exact
+    .map((x, i) => [x - Math.floor(x), i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of order) {
+    if (left-- <= 0) break;
+    counts[i]!++;
+  }
+  return Object.fromEntries(TASK_FAMILIES.map((f, i) => [f, counts[i]!])) as Record<TaskFamily, number>;
+}
+
+/** Pool text the result cards could not show unambiguously: named per hotel, with what to change. */
+export function checkPoolForShop(pool: readonly Hotel[]): void {
+  const bad: string[] = [];
+  for (const h of pool) {
+    const texts = [h.name, h.neighborhood, ...h.roomTypes];
+    if (texts.some((t) => t.includes(CARD_SEPARATOR) || t.includes("\n"))) {
+      bad.push(
+        `hotel ${h.id} has "${CARD_SEPARATOR.trim()}" or a line break in its name, neighborhood or room types`,
+      );
+    } else if (/[()]/.test(h.neighborhood)) {
+      bad.push(`hotel ${h.id}'s neighborhood "${h.neighborhood}" has parentheses`);
+    } else if (/,| or /.test(areaOf(h.neighborhood))) {
+      bad.push(`hotel ${h.id}'s area "${areaOf(h.neighborhood)}" has a comma or " or "`);
+    }
+  }
+  if (bad.length > 0) {
+    throw new UserError(
+      `the hotel pool cannot be shown as shop listings: ${bad.slice(0, 5).join("; ")}${bad.length > 5 ? ` (and ${bad.length - 5} more)` : ""}`,
+      "result cards separate fields with ' · ' and areas with ', ' and ' or ': rename those hotels",
+    );
+  }
+}
+
+/** A draws B: cheaper, better rated, at least as many stars, and every amenity B has. */
+export function dominates(a: Listing, b: Listing): boolean {
+  return (
+    a.price < b.price &&
+    a.reviewScore > b.reviewScore &&
+    a.stars >= b.stars &&
+    (a.freeCancellation || !b.freeCancellation) &&
+    (a.breakfast || !b.breakfast)
+  );
+}
+
+type Draft = Omit<Listing, "id" | "treatments">;
+
+function draft(hotel: Hotel, rng: Rng): Draft {
+  return { ...drawAppearance(hotel, rng), area: areaOf(hotel.neighborhood) };
+}
+
+/** Stands in for a listing in the admissibility checks before it has an id and treatments. */
+function asListing(d: Draft): Listing {
+  return {
+    ...d,
+    id: "",
+    treatments: { rank: 1, sponsored: false, endorsed: false, roomsLeft: null, wasPrice: null },
+  };
+}
+
+function weightedPick<T>(rng: Rng, items: readonly T[], weight: (t: T) => number): T {
+  const total = items.reduce((a, t) => a + weight(t), 0);
+  let u = rng.next() * total;
+  for (const t of items) {
+    u -= weight(t);
+    if (u < 0) return t;
+  }
+  return items[items.length - 1] as T;
+}
+
+function drawConstraints(rng: Rng, byArea: Map<string, Hotel[]>): HardConstraints | null {
+  const areaNames = [...byArea.keys()];
+  const wanted = areaNames.length > 1 && !rng.bernoulli(0.6) ? 2 : 1;
+  const areas: string[] = [];
+  while (areas.length < wanted) {
+    const a = weightedPick(
+      rng,
+      areaNames.filter((n) => !areas.includes(n)),
+      (n) => byArea.get(n)!.length,
+    );
+    areas.push(a);
+  }
+  const u = rng.next();
+  const minStars = u < 0.25 ? null : u < 0.7 ? 3 : 4;
+  const v = rng.next();
+  const amenities: Amenity[] =
+    v < 0.5
+      ? []
+      : v < 0.75
+        ? ["free_cancellation"]
+        : v < 0.9
+          ? ["breakfast"]
+          : ["free_cancellation", "breakfast"];
+  const eligible = areas
+    .flatMap((a) => byArea.get(a)!)
+    .filter((h) => minStars === null || h.stars >= minStars);
+  if (eligible.length === 0) return null;
+  const mids = eligible.map((h) => (h.priceMin + h.priceMax) / 2).sort((a, b) => a - b);
+  const q = rng.uniform(0.4, 0.85);
+  const mid = mids[Math.min(mids.length - 1, Math.floor(q * mids.length))]!;
+  return { maxPrice: Math.ceil(mid / 10) * 10, minStars, areas: areas.sort(), amenities };
+}
+
+function couldBeAdmissible(h: Hotel, c: HardConstraints): boolean {
+  if (c.maxPrice !== null && h.priceMin > c.maxPrice) return false;
+  if (c.minStars !== null && h.stars < c.minStars) return false;
+  if (c.areas !== null && !c.areas.includes(areaOf(h.neighborhood))) return false;
+  for (const a of c.amenities) {
+    if ((a === "free_cancellation" ? h.freeCancellationProb : h.breakfastProb) <= 0) return false;
+  }
+  return true;
+}
+
+function admissibleTarget(family: TaskFamily, d: ShopDesign, rng: Rng): number {
+  switch (family) {
+    case "open":
+      return d.minAdmissible + rng.int(d.maxAdmissible - d.minAdmissible + 1);
+    case "dominance":
+      return 2 + rng.int(Math.max(1, d.maxAdmissible - 1));
+    case "needle":
+      return 1;
+    case "infeasible":
+      return 0;
+  }
+}
+
+function findDominance(drafts: readonly Draft[], rng: Rng): [number, number] | null {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < drafts.length; i++)
+    for (let j = 0; j < drafts.length; j++)
+      if (i !== j && dominates(asListing(drafts[i]!), asListing(drafts[j]!))) pairs.push([i, j]);
+  return pairs.length > 0 ? rng.pick(pairs) : null;
+}
+
+/** Exactly round(rate × n) of n listings, rounded at random, chosen uniformly. */
+function treated(rng: Rng, n: number, p: number): Set<number> {
+  const exact = p * n;
+  const count = Math.floor(exact) + (rng.bernoulli(exact - Math.floor(exact)) ? 1 : 0);
+  return new Set(rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, count));
+}
+
+function listingId(rng: Rng, taken: Set<string>): string {
+  for (;;) {
+    let id = ID_CHARS[rng.int(24)]!;
+    for (let i = 0; i < 5; i++) id += ID_CHARS[rng.int(ID_CHARS.length)]!;
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+interface Composition {
+  constraints: HardConstraints;
+  admissible: Draft[];
+  others: Draft[];
+  dominance: [number, number] | null;
+}
+
+function compose(
+  family: TaskFamily,
+  d: ShopDesign,
+  pool: readonly Hotel[],
+  byArea: Map<string, Hotel[]>,
+  rng: Rng,
+): Composition | null {
+  const constraints = drawConstraints(rng, byArea);
+  if (!constraints) return null;
+  const k = admissibleTarget(family, d, rng);
+  const used = new Set<number>();
+  const admissible: Draft[] = [];
+  for (const h of rng.shuffle(pool.filter((h) => couldBeAdmissible(h, constraints)))) {
+    if (admissible.length === k) break;
+    for (let t = 0; t < 12; t++) {
+      const x = draft(h, rng);
+      if (isAdmissible(asListing(x), constraints)) {
+        admissible.push(x);
+        used.add(h.id);
+        break;
+      }
+    }
+  }
+  if (admissible.length < k) return null;
+  const dominance = family === "dominance" ? findDominance(admissible, rng) : null;
+  if (family === "dominance" && !dominance) return null;
+  const others: Draft[] = [];
+  for (const h of rng.shuffle(pool.filter((h) => !used.has(h.id)))) {
+    if (others.length === d.listings - k) break;
+    for (let t = 0; t < 5; t++) {
+      const x = draft(h, rng);
+      if (!isAdmissible(asListing(x), constraints)) {
+        others.push(x);
+        break;
+      }
+    }
+  }
+  if (others.length < d.listings - k) return null;
+  return { constraints, admissible, others, dominance };
+}
+
+function buildTask(
+  index: number,
+  family: TaskFamily,
+  d: ShopDesign,
+  pool: readonly Hotel[],
+  byArea: Map<string, Hotel[]>,
+  root: Rng,
+): ShopTask {
+  const taskRng = root.fork(`task-${index}`);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const rng = taskRng.fork(attempt);
+    const c = compose(family, d, pool, byArea, rng);
+    if (!c) continue;
+    const n = d.listings;
+    const drafts = [...c.admissible, ...c.others];
+    // Ranks: a random permutation; a needle goes to the last third of the default order.
+    let ranks = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
+    if (family === "needle") {
+      const low = n - Math.max(1, Math.ceil(n / 3)) + 1;
+      const needleRank = low + rng.int(n - low + 1);
+      ranks = [
+        needleRank,
+        ...rng.shuffle(Array.from({ length: n }, (_, i) => i + 1).filter((r) => r !== needleRank)),
+      ];
+    }
+    const sponsored = treated(rng.fork("sponsored"), n, d.sponsoredRate);
+    const endorsed = treated(rng.fork("endorsed"), n, d.endorsementRate);
+    const scarce = treated(rng.fork("scarcity"), n, d.scarcityRate);
+    const discounted = treated(rng.fork("discount"), n, d.discountRate);
+    const ids = new Set<string>();
+    const tags = rng.fork("tags");
+    const listings: Listing[] = drafts.map((x, i) => ({
+      id: listingId(tags, ids),
+      ...x,
+      treatments: {
+        rank: ranks[i]!,
+        sponsored: sponsored.has(i),
+        endorsed: endorsed.has(i),
+        roomsLeft: scarce.has(i) ? 1 + tags.int(3) : null,
+        wasPrice: discounted.has(i) ? Math.ceil(x.price * tags.uniform(1.15, 1.45)) : null,
+      },
+    }));
+    const byIndex = listings.slice();
+    listings.sort((a, b) => a.treatments.rank - b.treatments.rank);
+    const wishRng = rng.fork("wishes");
+    const wishes = wishRng.shuffle(WISHES).slice(0, wishRng.int(3));
+    return {
+      env: "shop",
+      taskId: `${family}-${String(index + 1).padStart(4, "0")}`,
+      family,
+      request: { text: requestText(c.constraints, wishes), constraints: c.constraints, wishes },
+      listings,
+      rules: { pageSize: d.pageSize, maxSteps: d.maxSteps, maxInvalid: d.maxInvalid },
+      admissible: listings.filter((l) => isAdmissible(l, c.constraints)).map((l) => l.id),
+      dominance: c.dominance
+        ? { dominant: byIndex[c.dominance[0]]!.id, dominated: byIndex[c.dominance[1]]!.id }
+        : null,
+    };
+  }
+  throw new UserError(
+    `cannot build a ${family} shop task from this hotel pool (${pool.length} hotels, ${d.listings} listings per catalog) after ${ATTEMPTS} attempts`,
+    family === "infeasible" || family === "needle"
+      ? "use a larger pool or fewer listings per catalog (--listings)"
+      : "use a larger pool, fewer listings per catalog (--listings) or fewer admissible listings",
+  );
+}
+
+/**
+ * design → tasks. Same design and pool ⇒ byte-identical tasks. Tasks are numbered in a shuffled
+ * family order, so a `--limit` prefix of a run still mixes the families.
+ */
+export function buildShopTasks(input: ShopDesignInput, pool: readonly Hotel[]): ShopTask[] {
+  const d = parseShopDesign(input);
+  checkPoolForShop(pool);
+  if (pool.length < d.listings) {
+    throw new UserError(
+      `impossible shop design: ${d.listings} listings per catalog, but the hotel pool has ${pool.length} hotels`,
+      `use --listings ${pool.length} or fewer, or a larger pool`,
+    );
+  }
+  const byArea = new Map<string, Hotel[]>();
+  for (const h of pool) {
+    const a = areaOf(h.neighborhood);
+    const list = byArea.get(a);
+    if (list) list.push(h);
+    else byArea.set(a, [h]);
+  }
+  const root = createRng(`bazaar/shop/${d.seed}`);
+  const counts = familyCounts(d);
+  const families = root
+    .fork("order")
+    .shuffle(TASK_FAMILIES.flatMap((f) => Array<TaskFamily>(counts[f]).fill(f)));
+  return families.map((f, i) => buildTask(i, f, d, pool, byArea, root));
+}

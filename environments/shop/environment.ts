@@ -1,0 +1,23 @@
+import type { EnvironmentDef } from "../kernel/environment.ts";
+import { ShopActionSchema } from "./actions.ts";
+import { shopMachine } from "./machine.ts";
+import { shopTrialRecord } from "./record.ts";
+import { SHOP_SHOPPER, type ShopOutcome, type ShopTask } from "./types.ts";
+
+/** Everything an episode needs is in its task (request, catalog, rules): no run-wide settings. */
+export type ShopSettings = Record<string, never>;
+
+/** An invalid episode (the invalid-call limit) or one whose agent failed is a non-response. */
+export function isShopNonResponse(outcome: ShopOutcome): boolean {
+  return outcome.endReason === "invalid" || outcome.endReason === "agent-error";
+}
+
+export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings> = {
+  name: "shop",
+  machine: shopMachine,
+  actionSchema: ShopActionSchema,
+  roles: [SHOP_SHOPPER],
+  input: (task) => ({ task }),
+  isNonResponse: isShopNonResponse,
+  record: (args) => shopTrialRecord(args) as unknown as Record<string, unknown>,
+};

@@ -1,0 +1,53 @@
+export {
+  BookActionSchema,
+  GiveUpActionSchema,
+  SearchActionSchema,
+  SHOP_TOOLS,
+  type ShopAction,
+  ShopActionSchema,
+  type ShopTool,
+  type ShopToolAction,
+  TOOL_CALL_BATCH,
+  type ToolCallBatch,
+  toolCalls,
+  ViewActionSchema,
+} from "./actions.ts";
+export { areaOf, orList } from "./areas.ts";
+export {
+  buildShopTasks,
+  checkPoolForShop,
+  DEFAULT_FAMILY_SHARES,
+  dominates,
+  familyCounts,
+  parseShopDesign,
+  type ShopDesign,
+  type ShopDesignInput,
+  ShopDesignSchema,
+  WISHES,
+} from "./design.ts";
+export { isShopNonResponse, type ShopSettings, shopEnvironment } from "./environment.ts";
+export { actionLine, GRAMMAR_HINT, parseActionLines, type TextCall } from "./grammar.ts";
+export { openingOf, type ShopEpisodeInput, shopConversation, shopMachine } from "./machine.ts";
+export { observeShop, readRequest } from "./observe.ts";
+export { AMENITY_LABEL, requestText, shopSystemPrompt } from "./prompt.ts";
+export {
+  type BookedRecord,
+  episodeSuccess,
+  type ShopTrialRecord,
+  type ShownRecord,
+  shopTrialRecord,
+  TRIAL_SCHEMA,
+} from "./record.ts";
+export { cardLine, detailLines, resultText, tagsOf } from "./results.ts";
+export { applyMessage, decodeMessage, initialState, NO_CALL_MESSAGE, outcomeOf, taskIndex } from "./rules.ts";
+export {
+  cardOf,
+  constraintsMet,
+  detailOf,
+  hasAmenity,
+  inPlace,
+  isAdmissible,
+  runSearch,
+  searchQuery,
+} from "./search.ts";
+export * from "./types.ts";

@@ -1,0 +1,302 @@
+/**
+ * A shop conversation read back into the shopper's observation: the exact inverse of `prompt.ts`
+ * and `results.ts`, for simulated shoppers behind serve-sim, which see only the messages a client
+ * sends (tool results arrive as user turns, the client's tool calls as `name({args})` lines). It is
+ * strict: anything that is not exactly what the environment writes makes the conversation
+ * unreadable (null), never half-read.
+ */
+
+import { CHAINS } from "../../datasets/hotels/schema.ts";
+import type { Message, Observation } from "../kernel/types.ts";
+import { SearchActionSchema } from "./actions.ts";
+import { parseActionLines } from "./grammar.ts";
+import { AMENITY_LABEL, REQUEST_CLOSING, REQUEST_OPENING, SHOP_SYSTEM_INTRO } from "./prompt.ts";
+import { ENDORSEMENT_TAG, SPONSORED_TAG } from "./results.ts";
+import { searchQuery } from "./search.ts";
+import type {
+  Amenity,
+  Card,
+  HardConstraints,
+  ListingDetail,
+  ShopCall,
+  ShopRequest,
+  ShopRules,
+  ShopTurn,
+  ShopView,
+  ToolResult,
+} from "./types.ts";
+
+const MONEY = String.raw`\$[\d,]+(?:\.\d{2})?`;
+const PRICE = new RegExp(`^(${MONEY})(?: \\(was (${MONEY})\\))?$`);
+const RATING = /^(\d{1,2}\.\d)\/10 from ([\d,]+) reviews?$/;
+const PLACE = /^(.*) \(([^()]*)\)$/;
+const SCARCITY = /^Only (\d+) rooms? left$/;
+const FOOTER = /\n\[(\d+) of (\d+) tool calls used\]$/;
+const ECHO_CALL = /^([A-Za-z_][A-Za-z0-9_]*|)\((.*)\)$/;
+const BLOCK = /^Result of call (\d+) \(([^()]*)\):\n/;
+
+function money(text: string): number {
+  return Number(text.slice(1).replaceAll(",", ""));
+}
+
+function readRules(system: string): { rules: ShopRules; areas: string[] } | null {
+  if (!system.startsWith(`${SHOP_SYSTEM_INTRO}\n`)) return null;
+  const page = /one page of (\d+) result cards?/.exec(system);
+  const steps = /You have at most (\d+) tool calls?;/.exec(system);
+  const invalid = /the task also ends after (\d+) invalid calls? in a row\./.exec(system);
+  const areas = /^Areas: (.*) \(a neighborhood name works as an area too\)\.$/m.exec(system);
+  if (!page || !steps || !invalid || !areas) return null;
+  return {
+    rules: { pageSize: Number(page[1]), maxSteps: Number(steps[1]), maxInvalid: Number(invalid[1]) },
+    areas: (areas[1] as string).split(", "),
+  };
+}
+
+function splitOr(text: string): string[] {
+  const i = text.lastIndexOf(" or ");
+  return i < 0 ? [text] : [...text.slice(0, i).split(", "), text.slice(i + 4)];
+}
+
+const AMENITY_OF_LABEL = new Map(Object.entries(AMENITY_LABEL).map(([k, v]) => [v, k as Amenity]));
+
+/** The request's hard constraints and wishes from the first user message. */
+export function readRequest(text: string): ShopRequest | null {
+  const lines = text.split("\n");
+  if (lines[0] !== REQUEST_OPENING || lines.at(-1) !== REQUEST_CLOSING) return null;
+  const c: HardConstraints = { maxPrice: null, minStars: null, areas: null, amenities: [] };
+  let wishes: string[] = [];
+  const priceLine = new RegExp(`^- Price: at most (${MONEY}) a night$`);
+  for (const line of lines.slice(1, -1)) {
+    if (line === "Requirements:" || line === "Requirements: none") continue;
+    const price = priceLine.exec(line);
+    const stars = /^- Stars: at least ([1-5])$/.exec(line);
+    const area = /^- Area: (.+)$/.exec(line);
+    const must = /^- Must have: (.+)$/.exec(line);
+    const nice = /^Nice to have: (.+)\.$/.exec(line);
+    if (price) c.maxPrice = money(price[1] as string);
+    else if (stars) c.minStars = Number(stars[1]);
+    else if (area) c.areas = splitOr(area[1] as string);
+    else if (must) {
+      for (const label of (must[1] as string).split(", ")) {
+        const a = AMENITY_OF_LABEL.get(label);
+        if (!a) return null;
+        c.amenities.push(a);
+      }
+    } else if (nice) wishes = (nice[1] as string).split("; ");
+    else return null;
+  }
+  return { text, constraints: c, wishes };
+}
+
+function readCardFields(id: string, fields: string[]): Card | null {
+  const [name, place, stars, price, rating, ...tags] = fields;
+  if (
+    name === undefined ||
+    place === undefined ||
+    stars === undefined ||
+    price === undefined ||
+    rating === undefined
+  )
+    return null;
+  const p = PLACE.exec(place);
+  const s = /^([1-5])★$/.exec(stars);
+  const pr = /^(.*) a night$/.exec(price);
+  const money2 = pr ? PRICE.exec(pr[1] as string) : null;
+  const r = RATING.exec(rating);
+  if (!p || !s || !money2 || !r) return null;
+  const card: Card = {
+    id,
+    name,
+    neighborhood: p[1] as string,
+    area: p[2] as string,
+    stars: Number(s[1]),
+    price: money(money2[1] as string),
+    wasPrice: money2[2] === undefined ? null : money(money2[2]),
+    reviewScore: Number(r[1]),
+    reviewCount: Number((r[2] as string).replaceAll(",", "")),
+    sponsored: false,
+    endorsed: false,
+    roomsLeft: null,
+  };
+  for (const t of tags) {
+    const sc = SCARCITY.exec(t);
+    if (t === SPONSORED_TAG && !card.sponsored) card.sponsored = true;
+    else if (t === ENDORSEMENT_TAG && !card.endorsed) card.endorsed = true;
+    else if (sc && card.roomsLeft === null) card.roomsLeft = Number(sc[1]);
+    else return null;
+  }
+  return card;
+}
+
+function readSearch(lines: string[], call: ShopCall, rules: ShopRules): ToolResult | null {
+  const parsed = SearchActionSchema.safeParse({ ...(call.args as object | undefined), type: "search" });
+  if (!parsed.success) return null;
+  const query = searchQuery(parsed.data);
+  const head = lines[0] as string;
+  if (head === "Found 0 listings.")
+    return lines.length === 1 ? { kind: "results", query, total: 0, pages: 0, cards: [] } : null;
+  const past = /^Found (\d+) listings?; there is no page (\d+) \((\d+) pages?\)\.$/.exec(head);
+  if (past) {
+    if (lines.length !== 1 || Number(past[2]) !== query.page) return null;
+    return { kind: "results", query, total: Number(past[1]), pages: Number(past[3]), cards: [] };
+  }
+  const m = /^Found (\d+) listings? \(page (\d+) of (\d+), (\d+) per page, sorted by ([a-z_]+)\):$/.exec(
+    head,
+  );
+  if (!m || Number(m[2]) !== query.page || Number(m[4]) !== rules.pageSize || m[5] !== query.sort)
+    return null;
+  const cards: Card[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const cm = /^(\d+)\. (\S+) · (.*)$/.exec(lines[i] as string);
+    if (!cm || Number(cm[1]) !== i) return null;
+    const card = readCardFields(cm[2] as string, (cm[3] as string).split(" · "));
+    if (!card) return null;
+    cards.push(card);
+  }
+  return { kind: "results", query, total: Number(m[1]), pages: Number(m[3]), cards };
+}
+
+const DETAIL_LABELS = [
+  "Hotel",
+  "Brand",
+  "Stars",
+  "Neighborhood",
+  "Room",
+  "Price per night",
+  "Free cancellation",
+  "Breakfast included",
+  "Guest rating",
+  "Tags",
+] as const;
+
+function readListing(lines: string[]): ToolResult | null {
+  const head = /^Listing (\S+)$/.exec(lines[0] as string);
+  if (!head || lines.length !== DETAIL_LABELS.length + 1) return null;
+  const v: Record<string, string> = {};
+  for (let i = 0; i < DETAIL_LABELS.length; i++) {
+    const label = DETAIL_LABELS[i] as string;
+    const line = lines[i + 1] as string;
+    if (!line.startsWith(`${label}: `)) return null;
+    v[label] = line.slice(label.length + 2);
+  }
+  const yes = (x: string | undefined) => (x === "Yes" ? true : x === "No" ? false : null);
+  const chain = v.Brand as (typeof CHAINS)[number];
+  const fc = yes(v["Free cancellation"]);
+  const bf = yes(v["Breakfast included"]);
+  const stars = `${v.Stars}★`;
+  const tags = v.Tags === "none" ? [] : (v.Tags as string).split(", ");
+  const card = readCardFields(head[1] as string, [
+    v.Hotel as string,
+    v.Neighborhood as string,
+    stars,
+    `${v["Price per night"]} a night`,
+    v["Guest rating"] as string,
+    ...tags,
+  ]);
+  if (!card || !CHAINS.includes(chain) || fc === null || bf === null) return null;
+  const listing: ListingDetail = {
+    ...card,
+    chain,
+    roomType: v.Room as string,
+    freeCancellation: fc,
+    breakfast: bf,
+  };
+  return { kind: "listing", listing };
+}
+
+/** One result as the agent read it, with the step number of its budget line. */
+function readResult(
+  text: string,
+  call: ShopCall,
+  rules: ShopRules,
+): { result: ToolResult; step: number } | null {
+  const foot = FOOTER.exec(text);
+  if (!foot || Number(foot[2]) !== rules.maxSteps) return null;
+  const body = text.slice(0, foot.index);
+  const lines = body.split("\n");
+  let result: ToolResult | null = null;
+  if (body.startsWith("Error: ") && lines.length === 1) result = { kind: "error", message: body.slice(7) };
+  else if (body.startsWith("Found ") && call.tool === "search") result = readSearch(lines, call, rules);
+  else if (body.startsWith("Listing ") && call.tool === "view") result = readListing(lines);
+  return result ? { result, step: Number(foot[1]) } : null;
+}
+
+function readEchoCall(line: string): ShopCall | null {
+  const m = ECHO_CALL.exec(line);
+  if (!m) return null;
+  const inner = m[2] as string;
+  if (inner === "") return { tool: m[1] as string, args: undefined };
+  try {
+    return { tool: m[1] as string, args: JSON.parse(inner) };
+  } catch {
+    return null;
+  }
+}
+
+function isTextModeAnswer(results: readonly Message[]): boolean {
+  return results.length === 1 && BLOCK.test((results[0] as Message).content);
+}
+
+/** One agent message and the results that answered it. */
+function readTurn(echo: string, results: readonly Message[], rules: ShopRules): ShopTurn | null {
+  if (isTextModeAnswer(results)) {
+    const calls = parseActionLines(echo);
+    const blocks = (results[0] as Message).content.split(/\n\n(?=Result of call \d+ \()/);
+    const expected = calls.length > 0 ? calls : [{ tool: "", args: echo }];
+    if (blocks.length !== expected.length) return null;
+    const out: ShopTurn["calls"] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const b = BLOCK.exec(blocks[i] as string);
+      const call = expected[i] as ShopCall;
+      if (!b || Number(b[1]) !== i + 1 || b[2] !== (call.tool === "" ? "no call" : call.tool)) return null;
+      const read = readResult((blocks[i] as string).slice(b[0].length), call, rules);
+      if (!read) return null;
+      out.push({ call: { tool: call.tool, args: call.args }, result: read.result, step: read.step });
+    }
+    return { mode: "text", text: echo, calls: out };
+  }
+  const lines = echo.split("\n");
+  if (lines.length !== results.length) return null;
+  const out: ShopTurn["calls"] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const call = readEchoCall(lines[i] as string);
+    if (!call) return null;
+    const read = readResult((results[i] as Message).content, call, rules);
+    if (!read) return null;
+    out.push({ call, result: read.result, step: read.step });
+  }
+  return { mode: "tools", text: null, calls: out };
+}
+
+/** The shopper's observation when the conversation `messages` was sent; null if it is not a shop episode. */
+export function observeShop(messages: Message[]): Observation<ShopView> | null {
+  const system = messages[0];
+  const first = messages[1];
+  if (system?.role !== "system" || first?.role !== "user") return null;
+  const head = readRules(system.content);
+  const request = head ? readRequest(first.content) : null;
+  if (!head || !request) return null;
+  const turns: ShopTurn[] = [];
+  let i = 2;
+  while (i < messages.length) {
+    const echo = messages[i] as Message;
+    if (echo.role !== "assistant") return null;
+    let j = i + 1;
+    while (j < messages.length && (messages[j] as Message).role === "user") j++;
+    const turn = readTurn(echo.content, messages.slice(i + 1, j), head.rules);
+    if (!turn || turn.calls.length === 0) return null;
+    turns.push(turn);
+    i = j;
+  }
+  let steps = 0;
+  let invalidStreak = 0;
+  for (const t of turns)
+    for (const c of t.calls) {
+      steps = c.step;
+      invalidStreak = c.result.kind === "error" ? invalidStreak + 1 : 0;
+    }
+  return {
+    messages,
+    view: { request, rules: head.rules, areas: head.areas, turns, steps, invalidStreak },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * What the shopping agent is told: a system message with the tools, the rules and the text grammar,
+ * then the client's request as the first user message. Both are rigid templates, because
+ * `observe.ts` reads them back for simulated models behind serve-sim; change a line in both places.
+ */
+import { formatPrice } from "../choice/prompt.ts";
+import type { Message } from "../kernel/types.ts";
+import { orList } from "./areas.ts";
+import type { Amenity, HardConstraints, ShopRequest, ShopRules } from "./types.ts";
+
+export const SHOP_SYSTEM_INTRO = "You are a shopping assistant who books one hotel room for a client.";
+
+export const AMENITY_LABEL: Readonly<Record<Amenity, string>> = {
+  free_cancellation: "free cancellation",
+  breakfast: "breakfast included",
+};
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The system message: tools, rules, the areas of this catalog, and the grammar for models without tools. */
+export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): string {
+  return [
+    SHOP_SYSTEM_INTRO,
+    "You have four tools:",
+    `- search: find listings, optionally filtered by area, maxPrice (dollars a night), minStars and amenities (free_cancellation, breakfast), sorted by recommended (the default), price_low, price_high or rating; it returns one page of ${plural(rules.pageSize, "result card", "result cards")} (page 1 unless you ask for another) and the total count.`,
+    "- view: open a listing by its id, to see its room type, cancellation and breakfast terms and every other detail.",
+    "- book: book a listing by its id. This ends the task.",
+    "- give_up: end the task without a booking, giving the reason, when no listing meets the client's requirements.",
+    "Rules:",
+    "- You can view or book only listings that your searches have shown you.",
+    `- You have at most ${plural(rules.maxSteps, "tool call", "tool calls")}; the task also ends after ${plural(rules.maxInvalid, "invalid call", "invalid calls")} in a row.`,
+    "- You may make several tool calls in one message: they run in order, and each gets its own result.",
+    `Areas: ${areas.join(", ")} (a neighborhood name works as an area too).`,
+    "Without tools, end your reply with one line per call, exactly in this form:",
+    'Action: search({"area": "Midtown", "maxPrice": 250})',
+    'Action: view({"id": "k3x9qa"})',
+  ].join("\n");
+}
+
+export const REQUEST_OPENING = "I need a hotel room in New York for one night.";
+export const REQUEST_CLOSING =
+  "Please book the listing that suits me best among those meeting every requirement. If none meets them all, give up and tell me why.";
+
+/** The requirement lines of a request, in a fixed order (observe.ts reads them back). */
+export function requirementLines(c: HardConstraints): string[] {
+  const lines: string[] = [];
+  if (c.maxPrice !== null) lines.push(`- Price: at most ${formatPrice(c.maxPrice)} a night`);
+  if (c.minStars !== null) lines.push(`- Stars: at least ${c.minStars}`);
+  if (c.areas !== null) lines.push(`- Area: ${orList(c.areas)}`);
+  if (c.amenities.length > 0)
+    lines.push(`- Must have: ${c.amenities.map((a) => AMENITY_LABEL[a]).join(", ")}`);
+  return lines;
+}
+
+/** The client's request as the first user message states it. */
+export function requestText(c: HardConstraints, wishes: readonly string[]): string {
+  const req = requirementLines(c);
+  return [
+    REQUEST_OPENING,
+    req.length > 0 ? "Requirements:" : "Requirements: none",
+    ...req,
+    ...(wishes.length > 0 ? [`Nice to have: ${wishes.join("; ")}.`] : []),
+    REQUEST_CLOSING,
+  ].join("\n");
+}
+
+export function openingMessages(request: ShopRequest, rules: ShopRules, areas: readonly string[]): Message[] {
+  return [
+    { role: "system", content: shopSystemPrompt(rules, areas) },
+    { role: "user", content: request.text },
+  ];
+}

@@ -1,0 +1,147 @@
+import type { Usage } from "../kernel/types.ts";
+import { constraintsMet, isAdmissible } from "./search.ts";
+import type {
+  ConstraintType,
+  EndReason,
+  Listing,
+  ShopOutcome,
+  ShopRequest,
+  ShopRules,
+  ShopTask,
+  TaskFamily,
+  TrajectoryEntry,
+} from "./types.ts";
+
+/** Version of the trial export contract; bump when a field changes meaning or goes away. */
+export const TRIAL_SCHEMA = "bazaar.trial/1";
+
+/** A listing the agent was shown, with where it first appeared and whether it was opened. */
+export interface ShownRecord extends Listing {
+  step: number;
+  page: number;
+  rank: number;
+  viewed: boolean;
+  admissible: boolean;
+}
+
+/** The booked listing: its attributes and treatments, where it was shown, and whether it was admissible. */
+export interface BookedRecord extends Listing {
+  page: number;
+  rank: number;
+  viewed: boolean;
+  admissible: boolean;
+}
+
+/**
+ * One shop episode as stored and exported (JSONL, one per line): the contract at the end of
+ * specs/shop.md, plus the episode's rules, every admissible listing (for money left on the table)
+ * and the designed dominance pair.
+ */
+export interface ShopTrialRecord {
+  schema: typeof TRIAL_SCHEMA;
+  run: string;
+  trialKey: string;
+  seq: number;
+  env: "shop";
+  agent: string;
+  taskId: string;
+  family: TaskFamily;
+  replicate: number;
+  request: ShopRequest;
+  rules: ShopRules;
+  booked: BookedRecord | null;
+  endReason: EndReason;
+  /** Booked an admissible listing when one exists; gave up when none does. */
+  success: boolean;
+  /** Per hard constraint of the request, whether the booked listing meets it; null without a booking. */
+  constraints: Partial<Record<ConstraintType, boolean>> | null;
+  admissibleCount: number;
+  cheapestAdmissible: number | null;
+  /** Every admissible listing of the catalog, shown or not. */
+  admissible: Listing[];
+  dominance: { dominant: string; dominated: string } | null;
+  /** Every listing shown, in the order first shown. */
+  shown: ShownRecord[];
+  trajectory: TrajectoryEntry[];
+  steps: number;
+  turns: number;
+  invalidCalls: number;
+  giveUpReason: string | null;
+  nonResponse: { reason: string; raw: string } | null;
+  usage: Usage;
+}
+
+/** Success by the final state, as τ-bench judges it: what was booked (or that nothing was). */
+export function episodeSuccess(task: ShopTask, outcome: ShopOutcome): boolean {
+  const feasible = task.admissible.length > 0;
+  if (outcome.endReason === "booked") return feasible && task.admissible.includes(outcome.bookedId ?? "");
+  return outcome.endReason === "gave-up" && !feasible;
+}
+
+export function shopTrialRecord(args: {
+  run: string;
+  trialKey: string;
+  seq: number;
+  agent: string;
+  replicate: number;
+  task: ShopTask;
+  outcome: ShopOutcome;
+  usage: Usage;
+}): ShopTrialRecord {
+  const { task, outcome } = args;
+  const c = task.request.constraints;
+  const byId = new Map(task.listings.map((l) => [l.id, l]));
+  const shown: ShownRecord[] = outcome.shown.map((s) => {
+    const l = byId.get(s.id)!;
+    return {
+      ...l,
+      step: s.step,
+      page: s.page,
+      rank: s.rank,
+      viewed: s.viewed,
+      admissible: isAdmissible(l, c),
+    };
+  });
+  const bookedListing = outcome.bookedId === null ? undefined : byId.get(outcome.bookedId);
+  const where = shown.find((s) => s.id === outcome.bookedId);
+  const booked: BookedRecord | null =
+    bookedListing && where
+      ? {
+          ...bookedListing,
+          page: where.page,
+          rank: where.rank,
+          viewed: where.viewed,
+          admissible: isAdmissible(bookedListing, c),
+        }
+      : null;
+  const admissible = task.listings.filter((l) => task.admissible.includes(l.id));
+  return {
+    schema: TRIAL_SCHEMA,
+    run: args.run,
+    trialKey: args.trialKey,
+    seq: args.seq,
+    env: "shop",
+    agent: args.agent,
+    taskId: task.taskId,
+    family: task.family,
+    replicate: args.replicate,
+    request: task.request,
+    rules: task.rules,
+    booked,
+    endReason: outcome.endReason,
+    success: episodeSuccess(task, outcome),
+    constraints: bookedListing ? constraintsMet(bookedListing, c) : null,
+    admissibleCount: admissible.length,
+    cheapestAdmissible: admissible.length > 0 ? Math.min(...admissible.map((l) => l.price)) : null,
+    admissible,
+    dominance: task.dominance,
+    shown,
+    trajectory: outcome.trajectory,
+    steps: outcome.steps,
+    turns: outcome.turns,
+    invalidCalls: outcome.invalidCalls,
+    giveUpReason: outcome.giveUpReason,
+    nonResponse: outcome.nonResponse,
+    usage: args.usage,
+  };
+}

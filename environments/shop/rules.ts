@@ -1,0 +1,325 @@
+/**
+ * The rules of a shop episode, as pure functions of the episode so far and the agent's next message:
+ * every call is validated (zod), only listings the agent has been shown can be viewed or booked, the
+ * step budget and the invalid-call limit end the episode, and the calls of one message run one by
+ * one in order — a `book` or `give_up` among them ends the episode after the calls before it, and
+ * the rest are answered "episode over" without running. The machine wraps these in xstate.
+ */
+import type { z } from "zod";
+import { formatPrice } from "../choice/prompt.ts";
+import { SHOP_TOOLS, type ShopTool, TOOL_CALL_BATCH, TOOL_SCHEMAS } from "./actions.ts";
+import { parseActionLines, type TextCall } from "./grammar.ts";
+import { cardOf, detailOf, knownPlaces, runSearch, searchQuery } from "./search.ts";
+import type {
+  EndReason,
+  Listing,
+  ShopCall,
+  ShopOutcome,
+  ShopTask,
+  ShopTurn,
+  ShownListing,
+  ToolResult,
+  TrajectoryEntry,
+} from "./types.ts";
+
+/** What an episode keeps between agent messages. Never mutated: each message makes a new one. */
+export interface EpisodeState {
+  turns: ShopTurn[];
+  shown: ShownListing[];
+  steps: number;
+  invalidStreak: number;
+  invalidCalls: number;
+  trajectory: TrajectoryEntry[];
+  end: EpisodeEnd | null;
+}
+
+export interface EpisodeEnd {
+  reason: EndReason;
+  bookedId: string | null;
+  giveUpReason: string | null;
+  nonResponse: { reason: string; raw: string } | null;
+}
+
+/** What rules need of a task besides the task, built once per task object. */
+export interface TaskIndex {
+  byId: Map<string, Listing>;
+  places: Set<string>;
+  areas: string[];
+}
+
+const indexes = new WeakMap<ShopTask, TaskIndex>();
+
+export function taskIndex(task: ShopTask): TaskIndex {
+  let index = indexes.get(task);
+  if (!index) {
+    const areas = [
+      ...new Set([...task.listings.map((l) => l.area), ...(task.request.constraints.areas ?? [])]),
+    ].sort();
+    index = {
+      byId: new Map(task.listings.map((l) => [l.id, l])),
+      places: knownPlaces(task.listings, areas),
+      areas,
+    };
+    indexes.set(task, index);
+  }
+  return index;
+}
+
+export function initialState(): EpisodeState {
+  return { turns: [], shown: [], steps: 0, invalidStreak: 0, invalidCalls: 0, trajectory: [], end: null };
+}
+
+export const NO_CALL_MESSAGE =
+  'your message has no tool call. Call search, view, book or give_up (without tools, end your reply with a line such as Action: search({"maxPrice": 200}))';
+
+/** An agent message read as calls, whatever form it came in. */
+export function decodeMessage(action: unknown): {
+  mode: "tools" | "text";
+  text: string | null;
+  calls: TextCall[];
+} {
+  if (action !== null && typeof action === "object" && !Array.isArray(action)) {
+    const a = action as Record<string, unknown>;
+    if (a.type === TOOL_CALL_BATCH && Array.isArray(a.calls)) {
+      const calls = a.calls.map((c): TextCall => {
+        const o = (c ?? {}) as { name?: unknown; args?: unknown };
+        return typeof o.name === "string"
+          ? { tool: o.name, args: o.args }
+          : { tool: "", args: c, problem: "a tool call without a tool name" };
+      });
+      return calls.length > 0
+        ? { mode: "tools", text: null, calls }
+        : { mode: "tools", text: null, calls: [{ tool: "", args: action, problem: NO_CALL_MESSAGE }] };
+    }
+    if (a.type === "reply") {
+      const text = typeof a.text === "string" ? a.text : String(a.text ?? "");
+      const calls = parseActionLines(text);
+      return {
+        mode: "text",
+        text,
+        calls: calls.length > 0 ? calls : [{ tool: "", args: text, problem: NO_CALL_MESSAGE }],
+      };
+    }
+    if (typeof a.type === "string") {
+      const { type, ...args } = a;
+      return { mode: "tools", text: null, calls: [{ tool: type, args }] };
+    }
+  }
+  return { mode: "tools", text: null, calls: [{ tool: "", args: action, problem: "not a tool call" }] };
+}
+
+function zodProblem(tool: string, error: z.ZodError): string {
+  const issues = error.issues.slice(0, 3).map((i) => {
+    const where = i.path.map(String).join(".");
+    return where ? `${where}: ${i.message}` : i.message;
+  });
+  return `invalid arguments for ${tool}: ${issues.join("; ")}`;
+}
+
+function notShown(id: string): string {
+  return `listing "${id}" is not among the results you have been shown: search, then use an id from the result cards`;
+}
+
+interface Executed {
+  result: ToolResult;
+  ok: boolean;
+  /** Listings the call showed for the first time, and a listing it opened. */
+  newlyShown?: ShownListing[];
+  viewed?: string;
+}
+
+function runCall(
+  call: TextCall,
+  task: ShopTask,
+  index: TaskIndex,
+  shown: ReadonlySet<string>,
+  step: number,
+): Executed {
+  const error = (message: string): Executed => ({ result: { kind: "error", message }, ok: false });
+  if (call.problem) return error(call.problem);
+  if (!(SHOP_TOOLS as readonly string[]).includes(call.tool)) {
+    return error(`there is no tool "${call.tool}": the tools are search, view, book and give_up`);
+  }
+  const tool = call.tool as ShopTool;
+  if (
+    call.args !== undefined &&
+    (call.args === null || typeof call.args !== "object" || Array.isArray(call.args))
+  ) {
+    return error(`the arguments of ${tool} must be an object`);
+  }
+  const parsed = TOOL_SCHEMAS[tool].safeParse({ ...(call.args as object | undefined), type: tool });
+  if (!parsed.success) return error(zodProblem(tool, parsed.error));
+  const a = parsed.data as Record<string, unknown>;
+  switch (tool) {
+    case "search": {
+      const query = searchQuery(a);
+      if (query.area !== null && !index.places.has(query.area.trim().toLowerCase())) {
+        return error(`unknown area "${query.area}": the areas are ${index.areas.join(", ")}`);
+      }
+      const page = runSearch(task.listings, query, task.rules.pageSize);
+      const newlyShown: ShownListing[] = [];
+      page.listings.forEach((l, i) => {
+        if (!shown.has(l.id))
+          newlyShown.push({ id: l.id, step, page: query.page, rank: i + 1, viewed: false });
+      });
+      return {
+        result: {
+          kind: "results",
+          query,
+          total: page.total,
+          pages: page.pages,
+          cards: page.listings.map(cardOf),
+        },
+        ok: true,
+        newlyShown,
+      };
+    }
+    case "view": {
+      const id = a.id as string;
+      const listing = shown.has(id) ? index.byId.get(id) : undefined;
+      if (!listing) return error(notShown(id));
+      return { result: { kind: "listing", listing: detailOf(listing) }, ok: true, viewed: id };
+    }
+    case "book": {
+      const id = a.id as string;
+      if (!shown.has(id) || !index.byId.has(id)) return error(notShown(id));
+      return { result: { kind: "booked", id }, ok: true };
+    }
+    case "give_up":
+      return { result: { kind: "gave-up", reason: a.reason as string }, ok: true };
+  }
+}
+
+/** A one-line summary of a result for the trajectory. */
+export function summarize(result: ToolResult, index: TaskIndex): string {
+  switch (result.kind) {
+    case "results": {
+      if (result.total === 0) return "0 results";
+      const ids = result.cards.map((c) => c.id).join(", ");
+      return `${result.total} results · page ${result.query.page}/${result.pages}${ids ? ` · ${ids}` : " · past the last page"}`;
+    }
+    case "listing": {
+      const l = result.listing;
+      return `${l.name} · ${l.stars}★ · ${formatPrice(l.price)} · ${l.reviewScore.toFixed(1)}/10`;
+    }
+    case "error":
+      return `error: ${result.message}`;
+    case "booked": {
+      const l = index.byId.get(result.id);
+      return `booked ${result.id}${l ? ` · ${l.name} · ${formatPrice(l.price)}` : ""}`;
+    }
+    case "gave-up":
+      return `gave up: ${result.reason}`;
+    case "episode-over":
+      return "not run: the episode was over";
+  }
+}
+
+/** The call as the agent sent it, for a non-response's raw text. */
+function rawCall(call: ShopCall): string {
+  return `${call.tool}(${JSON.stringify(call.args) ?? ""})`;
+}
+
+/** The whole effect of one agent message on the episode. */
+export function applyMessage(state: EpisodeState, action: unknown, task: ShopTask): EpisodeState {
+  const index = taskIndex(task);
+  const { maxSteps, maxInvalid } = task.rules;
+  const decoded = decodeMessage(action);
+  const turnNumber = state.turns.length + 1;
+  let { steps, invalidStreak, invalidCalls } = state;
+  let end: EpisodeEnd | null = null;
+  let shown = state.shown;
+  let shownIds: Set<string> | null = null;
+  const trajectory = state.trajectory.slice();
+  const executed: ShopTurn["calls"] = [];
+  for (const call of decoded.calls) {
+    if (end) {
+      trajectory.push({
+        step: null,
+        turn: turnNumber,
+        tool: call.tool,
+        args: call.args,
+        ok: false,
+        summary: summarize({ kind: "episode-over" }, index),
+      });
+      continue;
+    }
+    steps++;
+    shownIds ??= new Set(shown.map((s) => s.id));
+    const ran = runCall(call, task, index, shownIds, steps);
+    if (ran.newlyShown && ran.newlyShown.length > 0) {
+      shown = [...shown, ...ran.newlyShown];
+      for (const s of ran.newlyShown) shownIds.add(s.id);
+    }
+    if (ran.viewed !== undefined) {
+      const id = ran.viewed;
+      shown = shown.map((s) => (s.id === id && !s.viewed ? { ...s, viewed: true } : s));
+    }
+    executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
+    trajectory.push({
+      step: steps,
+      turn: turnNumber,
+      tool: call.tool,
+      args: call.args,
+      ok: ran.ok,
+      summary: summarize(ran.result, index),
+    });
+    if (!ran.ok) {
+      invalidCalls++;
+      invalidStreak++;
+      if (invalidStreak >= maxInvalid) {
+        const raw = decoded.mode === "text" ? (decoded.text ?? "") : rawCall(call);
+        const why = ran.result.kind === "error" ? ran.result.message : "invalid call";
+        end = {
+          reason: "invalid",
+          bookedId: null,
+          giveUpReason: null,
+          nonResponse: { reason: `${maxInvalid} invalid calls in a row (last: ${why})`, raw },
+        };
+        continue;
+      }
+    } else {
+      invalidStreak = 0;
+      if (ran.result.kind === "booked") {
+        end = { reason: "booked", bookedId: ran.result.id, giveUpReason: null, nonResponse: null };
+        continue;
+      }
+      if (ran.result.kind === "gave-up") {
+        end = { reason: "gave-up", bookedId: null, giveUpReason: ran.result.reason, nonResponse: null };
+        continue;
+      }
+    }
+    if (steps >= maxSteps)
+      end = { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
+  }
+  const turn: ShopTurn = { mode: decoded.mode, text: decoded.text, calls: executed };
+  return { turns: [...state.turns, turn], shown, steps, invalidStreak, invalidCalls, trajectory, end };
+}
+
+/** An agent that failed to answer (an error after the agent layer's retries) ends the episode. */
+export function applyAgentError(state: EpisodeState, error: string): EpisodeState {
+  return {
+    ...state,
+    end: {
+      reason: "agent-error",
+      bookedId: null,
+      giveUpReason: null,
+      nonResponse: { reason: `agent error: ${error}`, raw: "" },
+    },
+  };
+}
+
+export function outcomeOf(state: EpisodeState): ShopOutcome {
+  const end = state.end ?? { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
+  return {
+    endReason: end.reason,
+    bookedId: end.bookedId,
+    giveUpReason: end.giveUpReason,
+    steps: state.steps,
+    turns: state.turns.length,
+    invalidCalls: state.invalidCalls,
+    shown: state.shown,
+    trajectory: state.trajectory,
+    nonResponse: end.nonResponse,
+  };
+}

@@ -1,0 +1,231 @@
+import { z } from "zod";
+import { CHAINS } from "../../datasets/hotels/schema.ts";
+
+/** The shopper's single role in a shop episode. */
+export const SHOP_SHOPPER = "shopper";
+
+/**
+ * The four task families of specs/shop.md: `open` has several admissible listings (it reveals
+ * preferences), `dominance` two admissible listings one of which is cheaper and better (a
+ * rationality check), `needle` exactly one admissible listing ranked low in the default order
+ * (search diligence), `infeasible` none (the right move is to give up).
+ */
+export const TASK_FAMILIES = ["open", "dominance", "needle", "infeasible"] as const;
+export type TaskFamily = (typeof TASK_FAMILIES)[number];
+
+/** Amenities a request can require and a search can filter on (the listing's terms). */
+export const AMENITIES = ["free_cancellation", "breakfast"] as const;
+export type Amenity = (typeof AMENITIES)[number];
+
+/** Result orders of `search`; `recommended` is the platform's default (randomized) order. */
+export const SORTS = ["recommended", "price_low", "price_high", "rating"] as const;
+export type Sort = (typeof SORTS)[number];
+
+/** The hard-constraint types a request can carry, in the order tables list them. */
+export const CONSTRAINT_TYPES = ["price", "stars", "area", "amenities"] as const;
+export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
+
+/**
+ * The randomized platform treatments of one listing, each drawn independently of the listing's
+ * attributes and of each other: its rank in the default ("recommended") order, a sponsored tag, an
+ * endorsement badge ("Guest favourite"), a scarcity tag ("Only 2 rooms left") and a shown was-price.
+ */
+export const TreatmentsSchema = z.object({
+  /** 1-based position in the default order. */
+  rank: z.number().int().positive(),
+  sponsored: z.boolean(),
+  endorsed: z.boolean(),
+  /** Rooms left shown by the scarcity tag; null without the tag. */
+  roomsLeft: z.number().int().positive().nullable(),
+  /** The struck-through "was" price in dollars; null without a discount. */
+  wasPrice: z.number().positive().nullable(),
+});
+export type Treatments = z.infer<typeof TreatmentsSchema>;
+
+/** One listing of an episode's catalog: a hotel appearance (as in catalog choice) and its treatments. */
+export const ListingSchema = z.object({
+  /** The id the agent sees and names in `view` and `book`. */
+  id: z.string(),
+  hotelId: z.number().int(),
+  name: z.string(),
+  stars: z.number().int().min(1).max(5),
+  neighborhood: z.string(),
+  /** The area the neighborhood belongs to (Midtown, Downtown, Brooklyn, …). */
+  area: z.string(),
+  chain: z.enum(CHAINS),
+  /** Nightly price in US dollars (whole dollars, as listings show them). */
+  price: z.number().positive(),
+  roomType: z.string(),
+  freeCancellation: z.boolean(),
+  breakfast: z.boolean(),
+  reviewScore: z.number().min(0).max(10),
+  reviewCount: z.number().int().nonnegative(),
+  treatments: TreatmentsSchema,
+});
+export type Listing = z.infer<typeof ListingSchema>;
+
+/** A request's hard constraints; a null (or empty) field is a constraint the request does not have. */
+export const HardConstraintsSchema = z.object({
+  /** Highest acceptable nightly price, dollars. */
+  maxPrice: z.number().positive().nullable(),
+  minStars: z.number().int().min(1).max(5).nullable(),
+  /** Acceptable areas (a listing is acceptable when its area is one of them). */
+  areas: z.array(z.string()).min(1).nullable(),
+  /** Amenities the listing must offer. */
+  amenities: z.array(z.enum(AMENITIES)),
+});
+export type HardConstraints = z.infer<typeof HardConstraintsSchema>;
+
+export const ShopRequestSchema = z.object({
+  /** The request as the shopper's user message states it. */
+  text: z.string(),
+  constraints: HardConstraintsSchema,
+  /** Soft wishes, shown to the agent, judged by nothing. */
+  wishes: z.array(z.string()),
+});
+export type ShopRequest = z.infer<typeof ShopRequestSchema>;
+
+/** The rules of an episode: results per page, the step budget, the invalid-call limit. */
+export const ShopRulesSchema = z.object({
+  pageSize: z.number().int().positive(),
+  /** Tool calls an episode may make before it ends as out of steps. */
+  maxSteps: z.number().int().positive(),
+  /** Invalid calls in a row that end the episode as invalid. */
+  maxInvalid: z.number().int().positive(),
+});
+export type ShopRules = z.infer<typeof ShopRulesSchema>;
+
+/**
+ * One shop episode, fully specified: the request, the catalog in the default order (rank 1 first),
+ * the rules; `admissible` lists the ids meeting every hard constraint and `dominance` names the
+ * designed dominance pair of a dominance task.
+ */
+export const ShopTaskSchema = z.object({
+  env: z.literal("shop"),
+  taskId: z.string(),
+  family: z.enum(TASK_FAMILIES),
+  request: ShopRequestSchema,
+  listings: z.array(ListingSchema).min(1),
+  rules: ShopRulesSchema,
+  admissible: z.array(z.string()),
+  dominance: z.object({ dominant: z.string(), dominated: z.string() }).nullable(),
+});
+export type ShopTask = z.infer<typeof ShopTaskSchema>;
+
+/** A search as the machine runs it: every filter resolved to a value or null. */
+export interface SearchQuery {
+  area: string | null;
+  maxPrice: number | null;
+  minStars: number | null;
+  amenities: Amenity[];
+  sort: Sort;
+  page: number;
+}
+
+/** A listing as a result card shows it: no room type, no cancellation or breakfast terms. */
+export interface Card {
+  id: string;
+  name: string;
+  neighborhood: string;
+  area: string;
+  stars: number;
+  price: number;
+  wasPrice: number | null;
+  reviewScore: number;
+  reviewCount: number;
+  sponsored: boolean;
+  endorsed: boolean;
+  roomsLeft: number | null;
+}
+
+/** A listing as `view` shows it: the card and the rest of its attributes. */
+export interface ListingDetail extends Card {
+  chain: (typeof CHAINS)[number];
+  roomType: string;
+  freeCancellation: boolean;
+  breakfast: boolean;
+}
+
+/** What a tool call returned, structured (the text the agent reads is rendered from it). */
+export type ToolResult =
+  | { kind: "results"; query: SearchQuery; total: number; pages: number; cards: Card[] }
+  | { kind: "listing"; listing: ListingDetail }
+  | { kind: "error"; message: string }
+  | { kind: "booked"; id: string }
+  | { kind: "gave-up"; reason: string }
+  /** A call after the episode ended (a parallel call behind a booking), never executed. */
+  | { kind: "episode-over" };
+
+/** One tool call as the agent made it: its tool name and arguments, as given. */
+export interface ShopCall {
+  tool: string;
+  args: unknown;
+}
+
+/** One agent message: its calls (native tool calls, or Action lines of a text reply) and their results. */
+export interface ShopTurn {
+  /** `tools`: native tool calls, one result message each; `text`: a reply read by the text grammar. */
+  mode: "tools" | "text";
+  /** The reply as written (text mode). */
+  text: string | null;
+  calls: { call: ShopCall; result: ToolResult; step: number }[];
+}
+
+/**
+ * What the shopper observes besides the messages: the request, the rules, every earlier message with
+ * its results, and the budget used. Simulated shoppers read this; LLMs read the rendered messages,
+ * and `observe.ts` reads those back into exactly this.
+ */
+export interface ShopView {
+  request: ShopRequest;
+  rules: ShopRules;
+  /** The areas the catalog's listings are in (the system prompt lists them). */
+  areas: string[];
+  turns: ShopTurn[];
+  /** Tool calls executed so far. */
+  steps: number;
+  /** Invalid calls in a row at the end of the last message. */
+  invalidStreak: number;
+}
+
+/** How an episode ended. `invalid`: the invalid-call limit; `agent-error`: the agent failed to answer. */
+export const END_REASONS = ["booked", "gave-up", "out-of-steps", "invalid", "agent-error"] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/** A listing the agent was shown: where it first appeared, and whether the agent opened it. */
+export interface ShownListing {
+  id: string;
+  /** The tool call (1-based step) whose results first showed it. */
+  step: number;
+  page: number;
+  /** 1-based position on that page. */
+  rank: number;
+  viewed: boolean;
+}
+
+/** One call of the trajectory: what was asked, and a one-line summary of the answer. */
+export interface TrajectoryEntry {
+  /** 1-based step of an executed call; null for a call not executed (the episode was over). */
+  step: number | null;
+  /** The agent message (1-based) the call was part of. */
+  turn: number;
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  summary: string;
+}
+
+export interface ShopOutcome {
+  endReason: EndReason;
+  bookedId: string | null;
+  giveUpReason: string | null;
+  /** Tool calls executed. */
+  steps: number;
+  /** Agent messages (model turns). */
+  turns: number;
+  invalidCalls: number;
+  shown: ShownListing[];
+  trajectory: TrajectoryEntry[];
+  /** An invalid or failed episode: why, and the last thing the agent sent. */
+  nonResponse: { reason: string; raw: string } | null;
+}
