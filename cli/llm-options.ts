@@ -23,6 +23,7 @@ export interface LlmOptions {
   tpm?: string;
   modelConcurrency: string;
   cache: boolean;
+  preflight: boolean;
   envFile?: string;
 }
 
@@ -48,6 +49,10 @@ export function addLlmOptions(cmd: Command): Command {
     .option("--tpm <n>", "tokens per minute per model")
     .option("--model-concurrency <n>", "requests in flight per model", "16")
     .option("--no-cache", "ask the model even when the store holds this exact answer")
+    .option(
+      "--no-preflight",
+      "skip the check, before the first trial, that every endpoint answers, takes the key and serves the model",
+    )
     .option("--env-file <file>", "read OPENAI_API_KEY from this .env file");
 }
 

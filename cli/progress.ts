@@ -27,7 +27,7 @@ export class ProgressLine {
     const bar = "█".repeat(Math.round(frac * width)).padEnd(width, "░");
     const rate = p.elapsedMs > 0 ? (p.ranNow * 1000) / p.elapsedMs : 0;
     const left = rate > 0 ? Math.max(0, (p.target - p.stored) / rate) : 0;
-    const line = `${bar} ${fmt(p.stored)}/${fmt(p.target)} trials · ${fmt(rate)}/s · ${fmt(p.nonResponsesNow)} non-responses · ETA ${left.toFixed(0)}s`;
+    const line = `${bar} ${fmt(p.stored)}/${fmt(p.target)} trials · ${fmt(rate)}/s · ${fmt(p.nonResponsesNow)} non-responses${p.failedNow > 0 ? ` · ${fmt(p.failedNow)} failed` : ""} · ETA ${left.toFixed(0)}s`;
     this.stream.write(`\r\x1b[2K${line}`);
     this.shown = true;
   }

@@ -7,6 +7,7 @@ import { type AgentContext, addUsage, emptyUsage, type Usage } from "../../envir
 import type { ResponseCache } from "../llm/cache.ts";
 import { type ChatInvoker, ModelCaller } from "../llm/caller.ts";
 import type { CallEvents } from "../llm/gate.ts";
+import type { ModelEndpoint } from "../llm/preflight.ts";
 import { type LlmSettings, llmIdentity } from "../llm/settings.ts";
 import type { OgDecision } from "./offer-generator.ts";
 import { talkLine } from "./talk.ts";
@@ -148,10 +149,21 @@ export class LlmNarrator implements Narrator {
 
   constructor(
     readonly settings: LlmSettings,
-    options: { apiKey?: string; cache?: ResponseCache; events?: CallEvents; chat?: ChatInvoker } = {},
+    private readonly options: {
+      apiKey?: string;
+      cache?: ResponseCache;
+      events?: CallEvents;
+      chat?: ChatInvoker;
+    } = {},
   ) {
     this.caller = new ModelCaller(settings, options.apiKey, options.cache, options.events, options.chat);
     this.identity = { ...llmIdentity(settings), narrator: "llm" };
+  }
+
+  /** The model it calls, for the run's preflight (none with an injected chat model). */
+  modelEndpoints(): ModelEndpoint[] {
+    if (this.options.chat) return [];
+    return [{ baseURL: this.settings.baseURL, model: this.settings.model, apiKey: this.options.apiKey }];
   }
 
   async narrate(request: NarrationRequest, ctx: AgentContext): Promise<Narration> {

@@ -1,6 +1,7 @@
 import type { BargainAction } from "../../environments/bargain/actions.ts";
 import type { BargainView } from "../../environments/bargain/types.ts";
 import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import type { ModelEndpoint } from "../llm/preflight.ts";
 import type { Narration, Narrator } from "./narrator.ts";
 import { type OfferSchedule, type OgDecision, ogDecision } from "./offer-generator.ts";
 
@@ -15,6 +16,12 @@ export class OgNarratorBuyer implements Agent<BargainView, BargainAction> {
     readonly schedule: OfferSchedule,
     readonly narrator: Narrator,
   ) {}
+
+  /** The models its narrator calls (none for the template narrator), for the run's preflight. */
+  modelEndpoints(): ModelEndpoint[] {
+    const n = this.narrator as Partial<{ modelEndpoints(): ModelEndpoint[] }>;
+    return n.modelEndpoints ? n.modelEndpoints() : [];
+  }
 
   act(
     { view }: Observation<BargainView>,

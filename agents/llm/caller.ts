@@ -1,10 +1,11 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
+import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
-import { backoffMs, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
+import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import type { ActionTool } from "./tools.ts";
@@ -116,7 +117,11 @@ export class ModelCaller {
     try {
       result = await this.withRetries(messages, tools, seed, signal);
     } catch (err) {
-      this.gate.settle(key, { error: err instanceof Error ? err.message : String(err) });
+      const failure = failureOf(err);
+      this.gate.settle(key, {
+        error: err instanceof Error ? err.message : String(err),
+        ...(failure ? { failure: encodeFailure(failure) } : {}),
+      });
       throw err;
     }
     this.gate.settle(key, { response: result.response });
@@ -170,11 +175,8 @@ export class ModelCaller {
         const c = classifyError(err);
         const reason = redact(c.summary);
         release({ failure: reason });
-        if (!c.retryable || attempt >= this.retry.maxRetries) {
-          throw new Error(
-            `${this.settings.model}: ${reason} (after ${attempt + 1} attempt${attempt === 0 ? "" : "s"})`,
-          );
-        }
+        if (!c.retryable || attempt >= this.retry.maxRetries)
+          throw failureFor(this.settings, c, reason, attempt + 1);
         const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
         this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
         await sleep(delayMs, signal);
@@ -186,6 +188,30 @@ export class ModelCaller {
       return { response: fromAIMessage(ai), calls: attempt + 1 };
     }
   }
+}
+
+/**
+ * What a call that will not succeed means (DESIGN.md § Failures are not answers): a rejected key or
+ * an unknown model is the run's configuration (it stops the run); a failure that outlived every retry
+ * (timeouts, 5xx, rate limits, broken connections) is the infrastructure's (the trial is failed and
+ * runs again later); anything else (a 400 for this request) is the model's answer to it.
+ */
+function failureFor(s: LlmSettings, c: Classified, reason: string, attempts: number): Error {
+  const tried = `after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  if (c.status === 401 || c.status === 403)
+    return new AgentFailure(
+      "configuration",
+      `${s.baseURL} rejected the API key for ${s.model} (${reason})`,
+      "set OPENAI_API_KEY (or --env-file) to a key this endpoint accepts",
+    );
+  if (c.status === 404)
+    return new AgentFailure(
+      "configuration",
+      `model ${s.model} is not served at ${s.baseURL} (${reason})`,
+      "check the model name after openai: and --base-url (GET <base-url>/models lists what a server serves)",
+    );
+  const message = `${s.model}: ${reason} (${tried})`;
+  return c.retryable ? new AgentFailure("infrastructure", message) : new Error(message);
 }
 
 export function fromAIMessage(ai: AIMessage): CachedResponse {

@@ -1,3 +1,4 @@
+import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
 import type { CachedResponse, ResponseCache } from "./cache.ts";
 import { CircuitBreaker, RateLimiter, Semaphore } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
@@ -12,7 +13,7 @@ export interface CallEvents {
 export type AttemptOutcome = "success" | "aborted" | { failure: string };
 
 /** The final result of a request, handed to the identical requests that waited for it. */
-export type Settled = { response: CachedResponse } | { error: string };
+export type Settled = { response: CachedResponse } | { error: string; failure?: FailureRecord };
 
 /**
  * Everything a model call shares with every other call to the same model: the response cache, the
@@ -122,6 +123,11 @@ export class LocalGate implements CallGate {
       // Only successes are cached.
       this.cache?.put(key, this.model, result.response);
       pending?.resolve(result.response);
-    } else pending?.reject(new Error(result.error));
+    } else
+      pending?.reject(
+        result.failure
+          ? new AgentFailure(result.failure.kind, result.error, result.failure.hint)
+          : new Error(result.error),
+      );
   }
 }

@@ -3,6 +3,12 @@
  * main thread drives episodes and owns the store and every shared limit; a worker runs agents'
  * LangGraph graphs and HTTP calls, and asks the main thread's gate before each model request.
  */
+import {
+  AgentFailure,
+  encodeFailure,
+  type FailureRecord,
+  failureOf,
+} from "../../environments/kernel/failures.ts";
 import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
@@ -23,16 +29,33 @@ export type ToWorker =
   | { t: "end"; session: number; agent: number; thread: string }
   /** Aborts the session's turns in flight (its run was stopped), or forgets a finished session. */
   | { t: "abort" | "done"; session: number }
-  | { t: "reply"; req: number; value?: CachedResponse | number | null; error?: string };
+  | {
+      t: "reply";
+      req: number;
+      value?: CachedResponse | number | null;
+      error?: string;
+      failure?: FailureRecord;
+    };
 
 export type FromWorker =
   | { t: "acted"; req: number; acted: Acted<Record<string, unknown>> }
-  | { t: "failed"; req: number; error: string }
+  | { t: "failed"; req: number; error: string; failure?: FailureRecord }
   | { t: "claim"; req: number; agent: number; key: string }
   | { t: "acquire"; req: number; agent: number; tokens: number; session: number }
   | { t: "release"; grant: number; outcome: AttemptOutcome }
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
+
+/** An error as it crosses threads: its message, and its failure kind if it is an `AgentFailure`. */
+export function encodeError(err: unknown): { error: string; failure?: FailureRecord } {
+  const f = failureOf(err);
+  const error = err instanceof Error ? err.message : String(err);
+  return f ? { error, failure: encodeFailure(f) } : { error };
+}
+
+export function decodeError(m: { error: string; failure?: FailureRecord }): Error {
+  return m.failure ? new AgentFailure(m.failure.kind, m.error, m.failure.hint) : new Error(m.error);
+}
 
 /**
  * Messages posted in the same tick travel as one batch: a turn exchanges about eight messages, and

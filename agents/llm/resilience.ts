@@ -90,6 +90,8 @@ export class RateLimiter {
 /** A failure worth another try (rate limit, server error, timeout, broken response), or not. */
 export interface Classified {
   retryable: boolean;
+  /** The HTTP status, when the server answered. */
+  status?: number;
   /** Seconds the server asked us to wait (`retry-after`), if it said. */
   retryAfterSeconds?: number;
   /** A short, key-free description for records and logs. */
@@ -121,7 +123,7 @@ export function classifyError(err: unknown): Classified {
   const message = (e?.message ?? String(err)).split("\n")[0]!.slice(0, 200);
   if (status !== undefined) {
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    return { retryable, retryAfterSeconds: retryAfter, summary: `HTTP ${status}: ${message}` };
+    return { retryable, status, retryAfterSeconds: retryAfter, summary: `HTTP ${status}: ${message}` };
   }
   const transient =
     /timeout|timed out|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|Connection error|JSON|Unexpected token|Unexpected end/i;

@@ -8,7 +8,7 @@ import { parentPort } from "node:worker_threads";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import type { AttemptOutcome, CallGate, Settled } from "./gate.ts";
-import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
+import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
 import { registerSecret } from "./secrets.ts";
 
 const port = parentPort;
@@ -131,8 +131,7 @@ function onMessage(m: ToWorker): void {
       }
       agent.turn(m.thread, m.fresh, m.replicate, sessionSignal(m.session)).then(
         (acted) => post({ t: "acted", req: m.req, acted }),
-        (err: unknown) =>
-          post({ t: "failed", req: m.req, error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) => post({ t: "failed", req: m.req, ...encodeError(err) }),
       );
       return;
     }
@@ -149,7 +148,7 @@ function onMessage(m: ToWorker): void {
     case "reply": {
       const r = replies.get(m.req);
       replies.delete(m.req);
-      if (m.error !== undefined) r?.reject(new Error(m.error));
+      if (m.error !== undefined) r?.reject(decodeError({ error: m.error, failure: m.failure }));
       else r?.resolve(m.value);
       return;
     }

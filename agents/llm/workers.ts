@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
-import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
+import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
 
 interface Handle {
   worker: Worker;
@@ -113,7 +113,7 @@ export class LlmWorkerPool {
         h.busy--;
         if (!turn) return;
         if (m.t === "acted") turn.resolve(m.acted);
-        else turn.reject(new Error(m.error));
+        else turn.reject(decodeError(m));
         this.finished(turn.session);
         return;
       }
@@ -121,7 +121,7 @@ export class LlmWorkerPool {
         const gate = this.byId.get(m.agent)!.gate;
         gate.claim(m.key).then(
           (value) => this.send(h, { t: "reply", req: m.req, value }),
-          (err: Error) => this.send(h, { t: "reply", req: m.req, error: err.message }),
+          (err: unknown) => this.send(h, { t: "reply", req: m.req, ...encodeError(err) }),
         );
         return;
       }

@@ -11,6 +11,7 @@
  *
  * The Authorization header is accepted and ignored; nothing is logged.
  */
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SimModels } from "./decide.ts";
@@ -50,6 +51,22 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   const retryAfter = String(nonNegative("retryAfterSeconds", options.retryAfterSeconds ?? 1));
   const seed = String(options.seed ?? 0);
   const faults = new FaultStream({ ...NO_FAULTS, ...options.faults }, seed);
+  const drop = options.drop ?? { rate: 0, attempts: 0 };
+  if (!(drop.rate >= 0 && drop.rate <= 1))
+    throw new RangeError(`serve-sim: drop rate must be in [0, 1], got ${drop.rate}`);
+  nonNegative("drop attempts", drop.attempts);
+  // Arrivals so far of each dropped request body (only dropped ones are counted).
+  const dropArrivals = new Map<string, number>();
+  const isDropped = (text: string): boolean => {
+    if (drop.rate === 0) return false;
+    const h = createHash("sha256").update(seed).update("\0").update(text).digest();
+    if (h.readUInt32BE(0) / 2 ** 32 >= drop.rate) return false;
+    const seen = dropArrivals.get(text) ?? 0;
+    dropArrivals.set(text, seen + 1);
+    return seen < drop.attempts;
+  };
+  const authorized = (req: http.IncomingMessage): boolean =>
+    options.apiKey === undefined || req.headers.authorization === `Bearer ${options.apiKey}`;
   const models = new SimModels(seed);
   const started = Math.floor(Date.now() / 1000);
   const modelsBody = modelList(models.names, started);
@@ -129,6 +146,11 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       });
     }
     counts.byModel[request.model] = (counts.byModel[request.model] ?? 0) + 1;
+    if (isDropped(text)) {
+      counts.byOutcome.dropped++;
+      const message = "The server had an error while processing your request (a request serve-sim drops).";
+      return send(res, 500, errorBody(problem(500, message, "server_error", "server_error")));
+    }
     if (fault === "429") {
       counts.byOutcome["429"]++;
       const message = `Rate limit reached for ${request.model} (simulated by serve-sim). Please try again in ${retryAfter}s.`;
@@ -204,6 +226,12 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
+    if (!authorized(req) && path !== "/_sim/stats") {
+      req.resume();
+      counts.byOutcome.unauthorized++;
+      const message = "Incorrect API key provided (serve-sim was started with --api-key).";
+      return send(res, 401, errorBody(problem(401, message, "invalid_request_error", "invalid_api_key")));
+    }
     if (req.method === "POST" && path === "/v1/chat/completions") return onCompletion(req, res);
     req.resume(); // drain any body so the connection can be reused
     if (req.method === "GET" && path === "/v1/models") return send(res, 200, modelsBody);

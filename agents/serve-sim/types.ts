@@ -38,6 +38,14 @@ export interface SimServerOptions {
   /** Sent as `retry-after` (seconds) with every injected 429. Default 1. */
   retryAfterSeconds?: number;
   /**
+   * Persistent failures: this share of distinct requests (chosen by a hash of the request body and
+   * the seed) is answered 500 on each of its first `attempts` arrivals, then normally — a provider
+   * that drops a request through every retry of one run, for the next run to re-run it.
+   */
+  drop?: { rate: number; attempts: number };
+  /** Answer every request without `Authorization: Bearer <apiKey>` with 401, as providers do. */
+  apiKey?: string;
+  /**
    * Seeds the fault stream and is mixed into every decision: two servers with the same seed give the
    * same answers to the same requests, like two replicas of one model snapshot. Default 0.
    */
@@ -53,6 +61,8 @@ export const SIM_OUTCOMES = [
   "malformed",
   "off-format",
   "bad-request",
+  "dropped",
+  "unauthorized",
 ] as const;
 export type SimOutcome = (typeof SIM_OUTCOMES)[number];
 

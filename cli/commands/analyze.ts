@@ -41,8 +41,20 @@ export function registerAnalyze(program: Command, out: Output): void {
           const files = result.writeReport(o.report);
           out.error(`wrote ${files.length} files to ${o.report}: ${files.join(", ")}`);
         }
-        if (o.json) printJson(out, result.json);
-        else if (!o.report) out.log(result.text);
+        // Failed trials are missing data: in no estimate above, and said so.
+        const failedNote =
+          run.failed > 0
+            ? `${run.failed.toLocaleString("en-US")} trial${run.failed === 1 ? "" : "s"} of this run failed (a model call that failed after every retry) and ${run.failed === 1 ? "is" : "are"} in no estimate; the run's own \`bazaar run\` command runs them again`
+            : null;
+        if (o.json)
+          printJson(
+            out,
+            result.json !== null && typeof result.json === "object" && !Array.isArray(result.json)
+              ? { ...result.json, failedTrials: run.failed }
+              : result.json,
+          );
+        else if (!o.report) out.log(failedNote ? `${result.text}\n\n${failedNote}` : result.text);
+        if (failedNote && (o.json || o.report)) out.error(failedNote);
       } finally {
         store.close();
       }

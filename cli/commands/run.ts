@@ -2,7 +2,9 @@ import path from "node:path";
 import { Command } from "commander";
 import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
+import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
+import { failureOf } from "../../environments/kernel/failures.ts";
 import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
@@ -39,7 +41,11 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
     `non-responses this time: ${n(result.nonResponsesNow)}${pct}`,
     `store: ${path.resolve(storePath)}`,
   ];
-  if (result.stored < plan.total && !result.interrupted) {
+  if (result.failed > 0)
+    lines.push(
+      `failed: ${n(result.failed)} trial${result.failed === 1 ? "" : "s"} (${n(result.failedNow)} this time) whose model call failed after every retry — missing data, kept out of every estimate; run the same command again to re-run them`,
+    );
+  if (result.target < plan.total && result.stored < plan.total && !result.interrupted) {
     lines.push(
       `${n(plan.total - result.stored)} trials remain: run the same command without --limit to finish`,
     );
@@ -137,6 +143,16 @@ export function registerRun(program: Command, out: Output): void {
     });
 }
 
+async function checkEndpoints(plan: RunPlan, timeoutMs: number | undefined): Promise<void> {
+  try {
+    await preflight(modelEndpointsOf(plan.agents), { timeoutMs: Math.min(10_000, timeoutMs ?? 10_000) });
+  } catch (err) {
+    const f = failureOf(err);
+    if (f) throw new UserError(f.message, f.hint);
+    throw err;
+  }
+}
+
 /**
  * What the run found, by the environment's own analysis with its default settings (the numbers
  * `bazaar analyze` prints), and the commands that go further.
@@ -193,6 +209,8 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
     },
   };
   const plan = envCli.plan(o, llm);
+  // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
+  if (o.preflight) await checkEndpoints(plan, llm.settings.timeoutMs);
   const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
   const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
   const workers =

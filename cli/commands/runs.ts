@@ -34,17 +34,22 @@ export function registerRuns(program: Command, out: Output): void {
         if (runs.length === 0) return out.log(`no runs in ${o.store}`);
         out.log(
           renderTable(
-            ["run", "env", "agents", "stored", "non-resp.", "updated"],
+            ["run", "env", "agents", "stored", "non-resp.", "failed", "updated"],
             runs.map((r) => [
               r.id,
               r.env,
               agentsCell(r.agents),
               `${n(r.done)}/${n(r.total)}`,
               n(r.nonResponses),
+              n(r.failed),
               r.updatedAt.replace("T", " ").slice(0, 19),
             ]),
           ),
         );
+        if (runs.some((r) => r.failed > 0))
+          out.log(
+            "failed: trials whose model call failed after every retry (timeouts, 5xx) — missing data, in no estimate; the run's own command runs them again",
+          );
         const llm = runs.flatMap((r) =>
           r.usageByAgent
             .filter((a) => a.usage.calls + a.usage.cacheHits > 0)

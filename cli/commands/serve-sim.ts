@@ -17,6 +17,9 @@ interface ServeSimFlags {
   timeoutMs: string;
   retryAfter: string;
   seed: string;
+  rateDrop: string;
+  dropAttempts: string;
+  apiKey?: string;
 }
 
 const rate = z.coerce
@@ -55,6 +58,11 @@ export function serveSimOptions(o: ServeSimFlags) {
     retryAfterSeconds: parseOption("retry-after", nonNegativeInt, o.retryAfter),
     seed: seedValue(o.seed),
     faults,
+    drop: {
+      rate: parseOption("rate-drop", rate, o.rateDrop),
+      attempts: parseOption("drop-attempts", nonNegativeInt, o.dropAttempts),
+    },
+    ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
   };
 }
 
@@ -106,6 +114,13 @@ export function registerServeSim(program: Command, out: Output): void {
     .option("--timeout-ms <n>", "how long a simulated timeout holds the request", "30000")
     .option("--retry-after <s>", "retry-after seconds sent with 429s", "1")
     .option("--seed <seed>", "seed of the fault stream and the simulated decisions", "0")
+    .option(
+      "--rate-drop <p>",
+      "share of distinct requests answered 500 on each of their first --drop-attempts arrivals (a provider failing through every retry)",
+      "0",
+    )
+    .option("--drop-attempts <n>", "arrivals of a dropped request that fail before it is answered", "6")
+    .option("--api-key <key>", "answer 401 to every request without this bearer key, as a provider does")
     .action(async (o: ServeSimFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

@@ -9,7 +9,7 @@ import type { AgentRow, DashboardView } from "./state/dashboard.ts";
 export function plainProgressLine(v: DashboardView): string {
   const share = v.target === 0 ? 1 : v.stored / v.target;
   const nonResponses = v.agents.reduce((s, a) => s + a.nonResponses, 0);
-  return `[${pct(share).padStart(6)}] ${count(v.stored)}/${count(v.target)} stored · ${count(v.trialsPerSecond)} trials/s · ETA ${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}`;
+  return `[${pct(share).padStart(6)}] ${count(v.stored)}/${count(v.target)} stored · ${count(v.trialsPerSecond)} trials/s · ETA ${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}${v.failed > 0 ? ` · failed ${count(v.failed)} (re-run by the same command)` : ""}`;
 }
 
 export function plainAgentLine(a: AgentRow): string {

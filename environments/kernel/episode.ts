@@ -5,6 +5,7 @@ import {
   createActor,
   type EventObject,
 } from "xstate";
+import { encodeFailure, type FailureRecord, failureOf } from "./failures.ts";
 import {
   type Agent,
   type AgentContext,
@@ -20,7 +21,9 @@ import {
  *   active: a final state needs no turn cleared);
  * - agents' moves arrive as `{ type: "act", role, action }`, and an agent that failed to produce a
  *   move (a network error after retries, a crash in a policy) as `{ type: "agent.error", role, error }`
- *   — the machine decides what that means for the outcome (usually a non-response);
+ *   — the machine decides what that means for the outcome (usually a non-response); an agent that
+ *   could not act for a reason outside its answer (an `AgentFailure`: the network, the provider,
+ *   the configuration) cuts the episode short without the machine (`EpisodeFailed`);
  * - the machine's final `output` is the episode outcome.
  */
 export interface Turn<View = unknown> {
@@ -31,6 +34,23 @@ export interface Turn<View = unknown> {
 export type EpisodeEvent<Action = unknown> =
   | { type: "act"; role: string; action: Action }
   | { type: "agent.error"; role: string; error: string };
+
+/**
+ * Thrown by `runEpisode` when an agent could not act for a reason outside its answer (an
+ * `AgentFailure`): the episode is cut there and has no outcome — it is not a non-response, not an
+ * invalid session. The runner stores the trial as failed.
+ */
+export class EpisodeFailed extends Error {
+  override readonly name = "EpisodeFailed";
+  constructor(
+    readonly failure: FailureRecord,
+    /** Turns played before the failure. */
+    readonly turns: number,
+    readonly usage: Usage,
+  ) {
+    super(failure.message);
+  }
+}
 
 export interface EpisodeResult<Output> {
   output: Output;
@@ -84,6 +104,7 @@ export async function runEpisode<Output>(
   let snapshot: AnyMachineSnapshot = machine.getInitialSnapshot(scope, input);
   let usage = emptyUsage();
   let agentErrors = 0;
+  let failed: { failure: FailureRecord; turns: number } | null = null;
   try {
     for (let turns = 0; snapshot.status === "active"; turns++) {
       if (turns >= MAX_TURNS) throw new Error(`episode did not finish within ${MAX_TURNS} turns`);
@@ -99,6 +120,11 @@ export async function runEpisode<Output>(
         event = { type: "act", role: turn.role, action: acted.action };
       } catch (err) {
         if (ctx.signal?.aborted) throw err;
+        const failure = failureOf(err);
+        if (failure) {
+          failed = { failure: encodeFailure(failure), turns };
+          break;
+        }
         agentErrors++;
         event = {
           type: "agent.error",
@@ -111,6 +137,7 @@ export async function runEpisode<Output>(
   } finally {
     for (const agent of new Set(Object.values(agents))) if (agent.endEpisode) await agent.endEpisode(ctx);
   }
+  if (failed) throw new EpisodeFailed(failed.failure, failed.turns, usage);
   if (snapshot.status === "error")
     throw (snapshot as { error?: unknown }).error ?? new Error("episode failed");
   return { output: snapshot.output as Output, usage, agentErrors };

@@ -1,7 +1,8 @@
 /** The kernel: what every package stands on, importing nothing of bazaar above it. */
 export type { AnyEnvironment, EnvironmentDef } from "./environment.ts";
-export { type EpisodeEvent, type EpisodeResult, runEpisode, type Turn } from "./episode.ts";
+export { type EpisodeEvent, EpisodeFailed, type EpisodeResult, runEpisode, type Turn } from "./episode.ts";
 export { formatProblem, InvalidFileError, type Problem, UserError } from "./errors.ts";
+export { AgentFailure, type FailureKind, type FailureRecord, failureOf } from "./failures.ts";
 export { canonicalJson, sha256Hex, stableHash } from "./hash.ts";
 export { ceilCents, floorCents, formatUsd, roundCents, samePrice } from "./money.ts";
 export type { CachedResponse, CacheStats, ResponseCache } from "./response-cache.ts";

@@ -1,8 +1,10 @@
 import { setMaxListeners } from "node:events";
-import { runEpisode } from "../kernel/episode.ts";
+import { EpisodeFailed, runEpisode } from "../kernel/episode.ts";
+import { UserError } from "../kernel/errors.ts";
+import type { FailureRecord } from "../kernel/failures.ts";
 import { createRng } from "../kernel/rng.ts";
 import type { HostAgents } from "../kernel/types.ts";
-import type { SqliteStore, StoredTrial } from "../store/index.ts";
+import type { FailedTrial, SqliteStore, StoredTrial } from "../store/index.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
 
 export interface RunProgress {
@@ -14,12 +16,36 @@ export interface RunProgress {
   /** Trials finished by this invocation. */
   ranNow: number;
   nonResponsesNow: number;
+  /**
+   * Trials of this invocation whose agent could not act (infrastructure, after every retry): stored
+   * as failed, not among `stored`, run again by the same command.
+   */
+  failedNow: number;
   elapsedMs: number;
 }
 
 export interface RunResult extends RunProgress {
   /** True when a signal stopped the run before the target was reached. */
   interrupted: boolean;
+  /** Failed trials of the run in the store after this invocation (this one's and earlier ones' still failed). */
+  failed: number;
+}
+
+/**
+ * The run stopped because its configuration is wrong (a rejected key, an unknown model): every
+ * finished trial is stored, the ones in flight are dropped, and the same command resumes it once the
+ * configuration is fixed.
+ */
+export class RunStopped extends UserError {
+  constructor(
+    readonly failure: FailureRecord,
+    readonly progress: RunProgress,
+  ) {
+    super(
+      failure.message,
+      `${failure.hint ? `${failure.hint}; ` : ""}the run stopped with ${progress.stored.toLocaleString("en-US")} of ${progress.target.toLocaleString("en-US")} trials stored — run the same command again once it is fixed`,
+    );
+  }
 }
 
 export interface ExecuteOptions {
@@ -52,8 +78,14 @@ export async function executeRun(
   opts: ExecuteOptions,
 ): Promise<RunResult> {
   const started = Date.now();
+  // A configuration failure stops every trial in flight, as the user's own signal does.
+  const stop = new AbortController();
+  const onUserAbort = () => stop.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onUserAbort();
+  opts.signal?.addEventListener("abort", onUserAbort, { once: true });
   // Every trial in flight listens to the one run signal (LLM calls abort on it): no listener cap.
-  if (opts.signal) setMaxListeners(0, opts.signal);
+  setMaxListeners(0, stop.signal);
+  const signal = stop.signal;
   const target = Math.min(plan.total, opts.limit ?? plan.total);
   store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total }, plan.tasks);
   const done = store.doneSeqs(plan.runId, plan.total);
@@ -64,21 +96,20 @@ export async function executeRun(
   let toRun = 0;
   for (let i = 0; i < target; i++) toRun += 1 - done[i]!;
   const host = opts.hostAgents
-    ? await opts.hostAgents(plan.agents, {
-        trials: toRun,
-        concurrency: opts.concurrency,
-        signal: opts.signal,
-      })
+    ? await opts.hostAgents(plan.agents, { trials: toRun, concurrency: opts.concurrency, signal })
     : null;
   const agents = host?.agents ?? plan.agents;
   const batchSize = opts.batchSize ?? 512;
   const flushMs = opts.flushMs ?? 200;
   let buffer: StoredTrial[] = [];
+  let failedBuffer: FailedTrial[] = [];
   let lastFlush = Date.now();
   let ranNow = 0;
   let nonResponsesNow = 0;
+  let failedNow = 0;
   let nextSeq = 0;
   let failure: unknown;
+  let stoppedBy: FailureRecord | null = null;
 
   const progress = (): RunProgress => ({
     runId: plan.runId,
@@ -86,13 +117,15 @@ export async function executeRun(
     target,
     ranNow,
     nonResponsesNow,
+    failedNow,
     elapsedMs: Date.now() - started,
   });
   const flush = () => {
-    if (buffer.length === 0) return;
-    store.writeTrials(buffer);
+    if (buffer.length === 0 && failedBuffer.length === 0) return;
+    store.writeTrials(buffer, failedBuffer);
     stored += buffer.length;
     buffer = [];
+    failedBuffer = [];
     lastFlush = Date.now();
     opts.onProgress?.(progress());
   };
@@ -113,27 +146,48 @@ export async function executeRun(
         sinceYield = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      if (opts.signal?.aborted || failure !== undefined) return;
+      if (signal.aborted || failure !== undefined) return;
       const c = coordinates(plan, seq);
       const task = plan.tasks[c.taskIndex]!;
       const entry = agents[c.agentIndex]!;
       const trialKey = keys.key(c);
-      const { output, usage, agentErrors } = await runEpisode(
-        plan.env.machine,
-        plan.env.input(task, plan.settings),
-        entry.players,
-        {
+      let episode: Awaited<ReturnType<typeof runEpisode>>;
+      try {
+        episode = await runEpisode(plan.env.machine, plan.env.input(task, plan.settings), entry.players, {
           rng: createRng(trialKey),
-          signal: opts.signal,
+          signal,
           trialKey,
           replicate: c.replicate,
-        },
-      );
+        });
+      } catch (err) {
+        if (!(err instanceof EpisodeFailed) || signal.aborted) throw err;
+        if (err.failure.kind === "configuration") {
+          // No other trial can succeed either: stop them all, keep what finished.
+          stoppedBy ??= err.failure;
+          stop.abort(err);
+          return;
+        }
+        failedBuffer.push({
+          runId: plan.runId,
+          seq,
+          trialKey,
+          agent: entry.label,
+          taskIndex: c.taskIndex,
+          replicate: c.replicate,
+          failure: err.failure,
+          turns: err.turns,
+          usage: err.usage,
+        });
+        failedNow++;
+        if (failedBuffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
+        continue;
+      }
       // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
-      if (opts.signal?.aborted) return;
+      if (signal.aborted) return;
       // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
       const broken = host?.failure();
       if (broken) throw broken;
+      const { output, usage, agentErrors } = episode;
       const nonResponse = plan.env.isNonResponse(output);
       if (opts.onTrial) {
         opts.onTrial(
@@ -168,16 +222,22 @@ export async function executeRun(
 
   const workers = Array.from({ length: Math.max(1, opts.concurrency) }, () =>
     worker().catch((err: unknown) => {
-      if (failure === undefined && !opts.signal?.aborted) failure = err;
+      if (failure === undefined && !signal.aborted) failure = err;
     }),
   );
   try {
     await Promise.all(workers);
   } finally {
     clearInterval(timer);
+    opts.signal?.removeEventListener("abort", onUserAbort);
     await host?.close();
     flush();
   }
   if (failure !== undefined) throw failure;
-  return { ...progress(), interrupted: stored < target && opts.signal?.aborted === true };
+  if (stoppedBy) throw new RunStopped(stoppedBy, progress());
+  return {
+    ...progress(),
+    interrupted: stored < target && opts.signal?.aborted === true,
+    failed: store.failedCount(plan.runId),
+  };
 }

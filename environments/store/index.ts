@@ -1,5 +1,7 @@
+export { DamagedStoreError } from "./damage.ts";
 export { AtomicFileWriter, csvCell, type ExportFormat, exportRecords, flattenRecord } from "./export.ts";
 export {
+  type FailedTrial,
   type RunInfo,
   type RunSummary,
   SqliteStore,

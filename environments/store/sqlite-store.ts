@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { UserError } from "../kernel/errors.ts";
+import type { FailureRecord } from "../kernel/failures.ts";
 import type { CachedResponse, ResponseCache } from "../kernel/response-cache.ts";
 import type { Usage } from "../kernel/types.ts";
 import { DamagedStoreError, guardDatabase, hasSqliteHeader, isDamage, sqliteCode } from "./damage.ts";
@@ -26,6 +27,8 @@ export interface RunSummary {
   total: number;
   done: number;
   nonResponses: number;
+  /** Trials whose agent could not act (infrastructure), not among `done`: the same run re-runs them. */
+  failed: number;
   agents: string[];
   config: unknown;
 }
@@ -44,6 +47,24 @@ export interface StoredTrial {
   agentError: boolean;
   /** What happened: the episode's outcome (transcript included) and usage, serialised once. */
   resultJson: string;
+}
+
+/**
+ * A trial whose agent could not act for a reason outside its answer (a timeout or 5xx after every
+ * retry): missing data, kept apart from the trials so no estimate or non-response rate sees it, and
+ * run again by the next identical command (which replaces it with the finished trial).
+ */
+export interface FailedTrial {
+  runId: string;
+  seq: number;
+  trialKey: string;
+  agent: string;
+  taskIndex: number;
+  replicate: number;
+  failure: FailureRecord;
+  /** Turns played before the failure. */
+  turns: number;
+  usage: Usage;
 }
 
 /** A stored trial read back: the pieces from which an environment builds the trial record. */
@@ -98,6 +119,20 @@ CREATE TABLE IF NOT EXISTS tasks (
   task TEXT NOT NULL,
   PRIMARY KEY (run_id, task_index)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS failed_trials (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  trial_key TEXT NOT NULL,
+  agent TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  replicate INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  error TEXT NOT NULL,
+  turns INTEGER NOT NULL,
+  usage TEXT NOT NULL,
+  failed_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS trials (
   run_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
@@ -120,17 +155,25 @@ CREATE TABLE IF NOT EXISTS trials (
  */
 export class SqliteStore {
   private readonly insertTrial: Database.Statement;
-  private readonly insertMany: (rows: StoredTrial[]) => void;
+  private readonly insertMany: (rows: StoredTrial[], failed: FailedTrial[]) => void;
+  /** Stores written before failed trials were kept apart have no such table (read-only opens). */
+  private readonly hasFailedTable: boolean;
 
   private constructor(
     readonly path: string,
     private readonly db: Database.Database,
   ) {
+    this.hasFailedTable =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'failed_trials'").get() !==
+      undefined;
     this.insertTrial = db.prepare(
       "INSERT OR IGNORE INTO trials (run_id, seq, trial_key, agent, task_index, replicate, non_response, agent_error, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const touch = db.prepare("UPDATE runs SET updated_at = ? WHERE id = ?");
-    this.insertMany = db.transaction((rows: StoredTrial[]) => {
+    const write = this.hasFailedTable ? SqliteStore.failedWriters(db) : null;
+    this.insertMany = db.transaction((rows: StoredTrial[], failed: FailedTrial[]) => {
+      // A trial that failed before and has now finished leaves the failed list (checked once a batch).
+      const clear = write !== null && rows.length > 0 && write.anyFailed(rows[0]!.runId);
       for (const r of rows) {
         this.insertTrial.run(
           r.runId,
@@ -143,9 +186,48 @@ export class SqliteStore {
           r.agentError ? 1 : 0,
           r.resultJson,
         );
+        if (clear) write.clear(r.runId, r.seq);
       }
-      if (rows.length > 0) touch.run(new Date().toISOString(), rows[0]!.runId);
+      if (failed.length > 0) {
+        if (!write) throw new Error("this store cannot keep failed trials (opened read-only)");
+        const now = new Date().toISOString();
+        for (const f of failed) write.put(f, now);
+      }
+      const first = rows[0] ?? failed[0];
+      if (first) touch.run(new Date().toISOString(), first.runId);
     });
+  }
+
+  private static failedWriters(db: Database.Database) {
+    const any = db.prepare("SELECT EXISTS (SELECT 1 FROM failed_trials WHERE run_id = ?)").pluck();
+    const clear = db.prepare("DELETE FROM failed_trials WHERE run_id = ? AND seq = ?");
+    // Never over a finished trial: a failed attempt of a trial another process finished is moot.
+    const put = db.prepare(
+      `INSERT OR REPLACE INTO failed_trials
+         (run_id, seq, trial_key, agent, task_index, replicate, kind, error, turns, usage, failed_at)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+        WHERE NOT EXISTS (SELECT 1 FROM trials WHERE run_id = ? AND seq = ?)`,
+    );
+    return {
+      anyFailed: (runId: string) => any.get(runId) === 1,
+      clear: (runId: string, seq: number) => clear.run(runId, seq),
+      put: (f: FailedTrial, now: string) =>
+        put.run(
+          f.runId,
+          f.seq,
+          f.trialKey,
+          f.agent,
+          f.taskIndex,
+          f.replicate,
+          f.failure.kind,
+          JSON.stringify(f.failure),
+          f.turns,
+          JSON.stringify(f.usage),
+          now,
+          f.runId,
+          f.seq,
+        ),
+    };
   }
 
   /**
@@ -277,8 +359,49 @@ export class SqliteStore {
     return done;
   }
 
-  writeTrials(rows: StoredTrial[]): void {
-    if (rows.length > 0) this.insertMany(rows);
+  /** Finished trials (never stored twice) and failed ones (replaced by a later attempt), in one transaction. */
+  writeTrials(rows: StoredTrial[], failed: FailedTrial[] = []): void {
+    if (rows.length > 0 || failed.length > 0) this.insertMany(rows, failed);
+  }
+
+  /** How many of a run's trials are failed (missing data). */
+  failedCount(runId: string): number {
+    if (!this.hasFailedTable) return 0;
+    return this.db
+      .prepare("SELECT COUNT(*) FROM failed_trials WHERE run_id = ?")
+      .pluck()
+      .get(runId) as number;
+  }
+
+  /** A run's failed trials (missing data), in seq order. */
+  failedTrials(runId: string): FailedTrial[] {
+    if (!this.hasFailedTable) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT seq, trial_key AS trialKey, agent, task_index AS taskIndex, replicate, error, turns, usage
+           FROM failed_trials WHERE run_id = ? ORDER BY seq`,
+      )
+      .all(runId) as {
+      seq: number;
+      trialKey: string;
+      agent: string;
+      taskIndex: number;
+      replicate: number;
+      error: string;
+      turns: number;
+      usage: string;
+    }[];
+    return rows.map((r) => ({
+      runId,
+      seq: r.seq,
+      trialKey: r.trialKey,
+      agent: r.agent,
+      taskIndex: r.taskIndex,
+      replicate: r.replicate,
+      failure: JSON.parse(r.error) as FailureRecord,
+      turns: r.turns,
+      usage: JSON.parse(r.usage) as Usage,
+    }));
   }
 
   listRuns(): RunSummary[] {
@@ -296,6 +419,7 @@ export class SqliteStore {
         "SELECT COUNT(*) AS done, COALESCE(SUM(non_response), 0) AS nonResponses FROM trials WHERE run_id = ?",
       )
       .get(id) as { done: number; nonResponses: number };
+    const failed = this.failedCount(id);
     const config = JSON.parse(r.config) as { agents?: string[] };
     const agents =
       config.agents ??
@@ -311,25 +435,38 @@ export class SqliteStore {
       total: r.total,
       done: c.done,
       nonResponses: c.nonResponses,
+      failed,
       agents,
       config,
     };
   }
 
-  /** Calls, cache hits, tokens and model time of a run's stored trials, summed per agent. */
+  /**
+   * Calls, cache hits, tokens and model time of a run's trials, summed per agent: the stored ones
+   * and the failed ones (whose turns before the failure were paid for); `trials` counts stored ones.
+   */
   usageByAgent(runId: string): { agent: string; trials: number; usage: Usage }[] {
+    const part = (usage: string) =>
+      ["calls", "cacheHits", "inputTokens", "outputTokens", "reasoningTokens", "latencyMs"]
+        .map((k) => `json_extract(${usage}, '$.${k}') AS ${k}`)
+        .join(", ");
+    const failed = this.hasFailedTable
+      ? `UNION ALL SELECT agent, 0 AS stored, ${part("usage")} FROM failed_trials WHERE run_id = @run`
+      : "";
     const rows = this.db
       .prepare(
-        `SELECT agent, COUNT(*) AS trials,
-                COALESCE(SUM(json_extract(result, '$.usage.calls')), 0) AS calls,
-                COALESCE(SUM(json_extract(result, '$.usage.cacheHits')), 0) AS cacheHits,
-                COALESCE(SUM(json_extract(result, '$.usage.inputTokens')), 0) AS inputTokens,
-                COALESCE(SUM(json_extract(result, '$.usage.outputTokens')), 0) AS outputTokens,
-                COALESCE(SUM(json_extract(result, '$.usage.reasoningTokens')), 0) AS reasoningTokens,
-                COALESCE(SUM(json_extract(result, '$.usage.latencyMs')), 0) AS latencyMs
-           FROM trials WHERE run_id = ? GROUP BY agent ORDER BY agent`,
+        `SELECT agent, SUM(stored) AS trials,
+                COALESCE(SUM(calls), 0) AS calls,
+                COALESCE(SUM(cacheHits), 0) AS cacheHits,
+                COALESCE(SUM(inputTokens), 0) AS inputTokens,
+                COALESCE(SUM(outputTokens), 0) AS outputTokens,
+                COALESCE(SUM(reasoningTokens), 0) AS reasoningTokens,
+                COALESCE(SUM(latencyMs), 0) AS latencyMs
+           FROM (SELECT agent, 1 AS stored, ${part("json_extract(result, '$.usage')")}
+                   FROM trials WHERE run_id = @run ${failed})
+          GROUP BY agent ORDER BY agent`,
       )
-      .all(runId) as ({ agent: string; trials: number } & Usage)[];
+      .all({ run: runId }) as ({ agent: string; trials: number } & Usage)[];
     return rows.map(({ agent, trials, ...usage }) => ({ agent, trials, usage }));
   }
 

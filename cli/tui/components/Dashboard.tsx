@@ -49,7 +49,7 @@ export function Dashboard({
   const listed = view.agents.slice(0, maxAgents);
   const rest = view.agents.slice(listed.length);
   const f = view.featured;
-  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${count(view.trialsPerSecond)} trials/s · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed`;
+  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${count(view.trialsPerSecond)} trials/s · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
   return (
     <>
       <Static items={view.feed as DashboardView["feed"][number][]}>

@@ -47,6 +47,8 @@ export interface DashboardView {
   env: string;
   elapsedMs: number;
   stored: number;
+  /** Trials of this invocation stored as failed (missing data: the same command re-runs them). */
+  failed: number;
   target: number;
   trialsPerSecond: number;
   etaSeconds: number;
@@ -100,6 +102,7 @@ export class DashboardState {
   private lastFeed: number;
   private errors: string[] = [];
   private errorCount = 0;
+  private failed = 0;
   private latest: { record: TrialRecord; agent: number } | null = null;
   private featured: {
     record: TrialRecord;
@@ -182,9 +185,10 @@ export class DashboardState {
   }
 
   /** The runner's stored count and clock (its `onProgress`). */
-  progress(p: { stored: number; elapsedMs: number }): void {
+  progress(p: { stored: number; elapsedMs: number; failedNow?: number }): void {
     this.stored = p.stored;
     this.elapsedMs = p.elapsedMs;
+    if (p.failedNow !== undefined) this.failed = p.failedNow;
   }
 
   /** A model call was retried; attributed to the agents whose label names that model. */
@@ -308,6 +312,7 @@ export class DashboardState {
       env: this.env,
       elapsedMs,
       stored,
+      failed: this.failed,
       target: this.target,
       trialsPerSecond: rate,
       etaSeconds: stored >= this.target ? 0 : rate > 0 ? (this.target - stored) / rate : Number.NaN,

@@ -66,6 +66,7 @@ describe("retry policy", () => {
     const headers = new Headers({ "retry-after": "7" });
     expect(classifyError({ status: 429, headers, message: "slow down" })).toEqual({
       retryable: true,
+      status: 429,
       retryAfterSeconds: 7,
       summary: "HTTP 429: slow down",
     });

@@ -74,12 +74,15 @@ describe("executeRun with LLM agents in worker threads", () => {
       let retries = 0;
       const results: ReturnType<typeof outcomes>[] = [];
       for (const workers of [0, 2]) {
-        const llm = { ...llmFor(server), events: { onRetry: () => retries++ } };
+        // Ten retries: a trial sees eleven 429s in a row with probability 0.15¹¹ (≈ 9e-10), so every
+        // trial is answered, however the requests interleave on a loaded machine.
+        const llm = { ...llmFor(server, { maxRetries: 10 }), events: { onRetry: () => retries++ } };
         const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "same");
         const store = SqliteStore.open(path.join(dir, `same-${workers}.db`), { create: true });
         const r = await executeRun(p, store, { concurrency: 8, hostAgents: llmWorkerHost(workers) });
         expect(r.ranNow).toBe(tasks.length);
         expect(r.nonResponsesNow).toBe(0);
+        expect(r.failedNow).toBe(0);
         results.push(outcomes(store, p.runId));
         store.close();
       }

@@ -221,6 +221,8 @@ describe("bazaar serve-sim command", () => {
     timeoutMs: "30000",
     retryAfter: "1",
     seed: "0",
+    rateDrop: "0",
+    dropAttempts: "6",
   };
   function capture(): Output & { lines: string[]; errors: string[] } {
     const lines: string[] = [];
