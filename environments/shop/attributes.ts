@@ -1,0 +1,103 @@
+/**
+ * How a listing, where it was shown, enters a shopper's utility: the covariates of the revealed-
+ * preference logit of specs/shop.md. Simulated shoppers and the estimator that recovers them code
+ * the same listing the same way from here, so a known parameter is a coefficient of this coding.
+ */
+import { bedRank } from "../choice/attributes.ts";
+
+/**
+ * Covariates in the order of the logit: the listing's own attributes, rank fixed effects against
+ * rank 1 (ranks 2–5 apart, 6 and beyond pooled), a later-page indicator, and the four treatments.
+ */
+export const SHOP_COVARIATES = [
+  "lnPrice",
+  "review",
+  "stars",
+  "bedRank",
+  "freeCancellation",
+  "breakfast",
+  "rank2",
+  "rank3",
+  "rank4",
+  "rank5",
+  "rank6plus",
+  "laterPage",
+  "sponsored",
+  "endorsed",
+  "scarcity",
+  "discount",
+] as const;
+export type ShopCovariate = (typeof SHOP_COVARIATES)[number];
+
+/** The platform treatments among the covariates, whose price-equivalents the analysis reports. */
+export const TREATMENT_COVARIATES = ["sponsored", "endorsed", "scarcity", "discount"] as const;
+export type TreatmentCovariate = (typeof TREATMENT_COVARIATES)[number];
+
+export const RANK_COVARIATES = ["rank2", "rank3", "rank4", "rank5", "rank6plus"] as const;
+
+/** The rank fixed effect a 1-based position on a page falls in (null for rank 1, the reference). */
+export function rankCovariate(rank: number): (typeof RANK_COVARIATES)[number] | null {
+  if (rank <= 1) return null;
+  return rank >= 6 ? "rank6plus" : (`rank${rank}` as (typeof RANK_COVARIATES)[number]);
+}
+
+/** What the coding reads of a listing (a listing of the catalog, a viewed detail or a record). */
+export interface CodedListing {
+  price: number;
+  reviewScore: number;
+  stars: number;
+  roomType: string;
+  freeCancellation: boolean;
+  breakfast: boolean;
+  sponsored: boolean;
+  endorsed: boolean;
+  roomsLeft: number | null;
+  wasPrice: number | null;
+}
+
+/** The covariate row of a listing shown at `rank` on `page`, in SHOP_COVARIATES order. */
+export function shopCovariates(l: CodedListing, rank: number, page: number): number[] {
+  const r = rankCovariate(rank);
+  return [
+    Math.log(l.price),
+    l.reviewScore,
+    l.stars,
+    bedRank(l.roomType),
+    l.freeCancellation ? 1 : 0,
+    l.breakfast ? 1 : 0,
+    r === "rank2" ? 1 : 0,
+    r === "rank3" ? 1 : 0,
+    r === "rank4" ? 1 : 0,
+    r === "rank5" ? 1 : 0,
+    r === "rank6plus" ? 1 : 0,
+    page > 1 ? 1 : 0,
+    l.sponsored ? 1 : 0,
+    l.endorsed ? 1 : 0,
+    l.roomsLeft !== null ? 1 : 0,
+    l.wasPrice !== null ? 1 : 0,
+  ];
+}
+
+/** A catalog listing in the coding's shape (treatments flattened). */
+export function codedListing(l: {
+  price: number;
+  reviewScore: number;
+  stars: number;
+  roomType: string;
+  freeCancellation: boolean;
+  breakfast: boolean;
+  treatments: { sponsored: boolean; endorsed: boolean; roomsLeft: number | null; wasPrice: number | null };
+}): CodedListing {
+  return {
+    price: l.price,
+    reviewScore: l.reviewScore,
+    stars: l.stars,
+    roomType: l.roomType,
+    freeCancellation: l.freeCancellation,
+    breakfast: l.breakfast,
+    sponsored: l.treatments.sponsored,
+    endorsed: l.treatments.endorsed,
+    roomsLeft: l.treatments.roomsLeft,
+    wasPrice: l.treatments.wasPrice,
+  };
+}
