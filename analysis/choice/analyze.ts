@@ -4,11 +4,17 @@ import { ATTRIBUTE_NAMES, decileMedians, pooledOptionPrices, priceDecileEdges } 
 import { type BookingOutcome, bookingOutcome } from "./booking.ts";
 import { type ChoiceBootstrap, pairClusteredBootstrap } from "./bootstrap.ts";
 import { type BrandPremiums, fitBrandPremiums, type ProviderBrandTest, providerBrandTest } from "./brand.ts";
+import { type CrossModelSummary, crossModelSummary } from "./cross-model.ts";
 import { type BinaryForms, type ConditionalForms, fitBinaryForms, fitConditionalForms } from "./fits.ts";
 import { type MultiplicityAudit, multiplicityAudit } from "./multiplicity.ts";
 import { type FormatAgreement, formatAgreement, type HitRate, outOfSampleHitRate } from "./prediction.ts";
 import { type ChoiceTriage, isLocked, LOCK_THRESHOLD, triageAgent } from "./triage.ts";
-import { type ChoiceConvention, type ChoiceTrial, DEFAULT_CONVENTION } from "./types.ts";
+import {
+  type ChoiceConvention,
+  type ChoiceTrial,
+  DEFAULT_CONVENTION,
+  type UnmatchedAnswers,
+} from "./types.ts";
 import { coefficient, DEFAULT_REFERENCE_PRICE, reviewWtp, type Wtp } from "./wtp.ts";
 
 export interface ChoiceAnalysisOptions {
@@ -28,7 +34,15 @@ export interface ChoiceAnalysisOptions {
   lockThreshold?: number;
   /** Provider of each agent, for the within- vs across-provider brand test. */
   providers?: Readonly<Record<string, string>>;
+  /**
+   * Per agent, answers its run holds that match no task (see `UnmatchedAnswers`); read only by a
+   * convention whose triage counts them (the reference's).
+   */
+  unmatchedAnswers?: Readonly<Record<string, readonly UnmatchedAnswers[]>>;
 }
+
+/** How a position-locked agent's fit is labelled wherever it is shown. */
+export const LOCKED_FIT_LABEL = "position-locked: not a preference";
 
 export type AgentStatus = "engaged" | "locked" | "no-data";
 
@@ -37,8 +51,13 @@ export interface AgentChoiceAnalysis {
   status: AgentStatus;
   triage: ChoiceTriage;
   booking: BookingOutcome;
-  /** Binary logits in the three price forms (null for locked agents and without binary answers). */
+  /**
+   * Binary logits in the three price forms: null without binary answers, and for locked agents
+   * unless the convention fits them (`lockedFit`).
+   */
   binary: BinaryForms | null;
+  /** A locked agent's binary fit made for the reference's table: `LOCKED_FIT_LABEL`, no preference. */
+  lockedFit: boolean;
   wtp: { linear: Wtp | null; log: Wtp | null } | null;
   /** β_ln p and β_review both significant at `wellIdentifiedAlpha`: in the WTP ranking and spread. */
   wellIdentified: boolean;
@@ -54,6 +73,8 @@ export interface ChoiceAnalysis {
   convention: ChoiceConvention;
   referencePrice: number;
   decileEdges: number[];
+  /** Cut points of the brand premiums' price deciles (per the convention). */
+  brandDecileEdges: number[];
   /** Median pooled price in each decile (the x axis of decile curves). */
   decileMedians: number[];
   agents: AgentChoiceAnalysis[];
@@ -61,6 +82,8 @@ export interface ChoiceAnalysis {
   multiplicity: MultiplicityAudit;
   formatAgreement: FormatAgreement;
   providerBrand: ProviderBrandTest | null;
+  /** The cross-agent findings (locked agents, ranges, spreads) over the engaged agents. */
+  crossModel: CrossModelSummary;
 }
 
 function groupByAgent(trials: readonly ChoiceTrial[]): Map<string, ChoiceTrial[]> {
@@ -76,11 +99,12 @@ function groupByAgent(trials: readonly ChoiceTrial[]): Map<string, ChoiceTrial[]
 function analyzeAgent(
   agent: string,
   trials: ChoiceTrial[],
-  edges: readonly number[],
+  edges: { fits: readonly number[]; brand: readonly number[] },
   opts: Required<Pick<ChoiceAnalysisOptions, "referencePrice" | "wellIdentifiedAlpha" | "lockThreshold">> &
     ChoiceAnalysisOptions & { convention: ChoiceConvention },
 ): AgentChoiceAnalysis {
-  const triage = triageAgent(trials, opts.lockThreshold);
+  const unmatched = opts.convention.triageCountsUnmatched ? (opts.unmatchedAnswers?.[agent] ?? []) : [];
+  const triage = triageAgent(trials, opts.lockThreshold, unmatched);
   const status: AgentStatus = isLocked(triage.verdict)
     ? "locked"
     : triage.verdict === "no-data"
@@ -92,6 +116,7 @@ function analyzeAgent(
     triage,
     booking: bookingOutcome(trials),
     binary: null,
+    lockedFit: false,
     wtp: null,
     wellIdentified: false,
     brand: null,
@@ -99,19 +124,30 @@ function analyzeAgent(
     five: null,
     fiveHitRate: null,
   };
-  if (status !== "engaged") return result;
   const binaryTrials = trials.filter((t) => t.kind === "binary");
-  if (binaryTrials.length > 0) {
-    const binary = fitBinaryForms(binaryTrials, opts.convention, edges);
+  const fitBinary = () => {
+    const binary = fitBinaryForms(binaryTrials, opts.convention, edges.fits);
     result.binary = binary;
     result.wtp = {
       linear: reviewWtp(binary.linear, "linear"),
       log: reviewWtp(binary.log, "log", opts.referencePrice),
     };
+    return binary;
+  };
+  if (status === "locked" && opts.convention.lockedAgents === "fit" && binaryTrials.length > 0) {
+    // The reference's per-model table fits every model; the estimates of one that follows the slot
+    // describe the slot, not a preference, so they are labelled and enter no cross-agent figure.
+    fitBinary();
+    result.lockedFit = true;
+    return result;
+  }
+  if (status !== "engaged") return result;
+  if (binaryTrials.length > 0) {
+    const binary = fitBinary();
     const pPrice = coefficient(binary.log, "lnPrice")?.p ?? 1;
     const pReview = coefficient(binary.log, "review")?.p ?? 1;
     result.wellIdentified = pPrice < opts.wellIdentifiedAlpha && pReview < opts.wellIdentifiedAlpha;
-    result.brand = fitBrandPremiums(binaryTrials, opts.convention, edges, {
+    result.brand = fitBrandPremiums(binaryTrials, opts.convention, edges.brand, {
       neighborhoods: opts.neighborhoodControls,
     });
   }
@@ -124,12 +160,16 @@ function analyzeAgent(
 }
 
 function multiplicityTests(agents: readonly AgentChoiceAnalysis[]) {
-  const tests: { agent: string; test: string; p: number }[] = [];
+  const tests: { agent: string; test: string; p: number; claimed: boolean }[] = [];
   for (const a of agents) {
+    if (a.status !== "engaged") continue;
     if (a.binary?.log.status !== "ok" || a.binary.linear.status !== "ok") continue;
     const add = (name: string, fit: "log" | "linear") => {
       const c = coefficient(a.binary![fit], name);
-      if (c && Number.isFinite(c.p)) tests.push({ agent: a.agent, test: `${name} (${fit} form)`, p: c.p });
+      // The WTP findings rest on β ln p and β review of the well-identified agents.
+      const claimed = a.wellIdentified && fit === "log" && (name === "lnPrice" || name === "review");
+      if (c && Number.isFinite(c.p))
+        tests.push({ agent: a.agent, test: `${name} (${fit} form)`, p: c.p, claimed });
     };
     add("lnPrice", "log");
     add("price", "linear");
@@ -159,12 +199,18 @@ export function analyzeChoice(
     wellIdentifiedAlpha: options.wellIdentifiedAlpha ?? 0.001,
     lockThreshold: options.lockThreshold ?? LOCK_THRESHOLD,
   };
+  const binaryPrices = pooledOptionPrices(trials, ["binary"]);
+  const brandEdges =
+    convention.brandDeciles === "binary" && binaryPrices.length > 0 ? priceDecileEdges(binaryPrices) : edges;
   const byAgent = groupByAgent(trials);
-  const agents = [...byAgent].map(([agent, list]) => analyzeAgent(agent, list, edges, opts));
+  const agents = [...byAgent].map(([agent, list]) =>
+    analyzeAgent(agent, list, { fits: edges, brand: brandEdges }, opts),
+  );
   const seed = options.seed ?? "bazaar-choice";
   const draws = options.bootstrapDraws ?? 500;
   const bootstrappable = agents.filter(
-    (a) => a.binary && a.binary.log.status === "ok" && a.binary.linear.status === "ok",
+    (a) =>
+      a.status === "engaged" && a.binary && a.binary.log.status === "ok" && a.binary.linear.status === "ok",
   );
   const bootstrap =
     draws > 0 && bootstrappable.length > 0
@@ -183,6 +229,7 @@ export function analyzeChoice(
         )
       : null;
   const agreementRows = agents.flatMap((a) => {
+    if (a.status !== "engaged") return [];
     const bl = a.binary ? coefficient(a.binary.log, "lnPrice") : undefined;
     const bn = a.binary ? coefficient(a.binary.linear, "price") : undefined;
     const tl = a.ternary ? coefficient(a.ternary.log, "lnPrice") : undefined;
@@ -200,11 +247,14 @@ export function analyzeChoice(
       : [];
   });
   const providers = options.providers;
-  const branded = agents.filter((a) => a.brand?.premiums && providers?.[a.agent] !== undefined);
+  const branded = agents.filter(
+    (a) => a.status === "engaged" && a.brand?.premiums && providers?.[a.agent] !== undefined,
+  );
   return {
     convention,
     referencePrice,
     decileEdges: edges,
+    brandDecileEdges: [...brandEdges],
     decileMedians: decileMedians(pooled, edges),
     agents,
     bootstrap,
@@ -217,5 +267,6 @@ export function analyzeChoice(
       })),
       createRng(seed).fork("brand-permutations"),
     ),
+    crossModel: crossModelSummary(agents),
   };
 }

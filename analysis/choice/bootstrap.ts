@@ -40,6 +40,23 @@ export interface RankStability {
   meanSpearman: number | null;
   /** Draws in which every agent's refit succeeded (only those enter the mean). */
   usableDraws: number;
+  /**
+   * Monte Carlo standard error of the mean (SD of the per-draw ρ / √draws): how far another set of
+   * draws (another seed, another generator) would typically land.
+   */
+  monteCarloSe: number | null;
+}
+
+/**
+ * Monte Carlo error of figures that rest on the draws, from resampling the draws themselves (the
+ * same draw indices for every agent): the SD of each figure over `resamples` resamples estimates how
+ * much it moves with the draws — what separates two bootstrap runs that differ only in their seed.
+ */
+export interface SpreadMonteCarlo {
+  resamples: number;
+  intervalLowSe: number | null;
+  intervalHighSe: number | null;
+  separablePairsSe: number | null;
 }
 
 export interface WtpSpread {
@@ -54,6 +71,7 @@ export interface WtpSpread {
   /** Pairs of agents, and pairs whose WTP intervals do not overlap. */
   pairs: number;
   separablePairs: number;
+  monteCarlo: SpreadMonteCarlo | null;
 }
 
 export interface ChoiceBootstrap {
@@ -76,6 +94,8 @@ export interface BootstrapOptions {
   convention: ChoiceConvention;
   edges: readonly number[];
   level?: number;
+  /** Resamples of the draws behind the Monte Carlo errors (default 200; 0 skips them). */
+  monteCarloResamples?: number;
 }
 
 /**
@@ -98,6 +118,12 @@ function safeInterval(xs: readonly number[], level: number): Interval | null {
   return finite.length === 0 ? null : percentileInterval(finite, level);
 }
 
+function standardDeviation(xs: readonly number[]): number | null {
+  if (xs.length < 2) return null;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) * (b - m), 0) / (xs.length - 1));
+}
+
 function rankStability(values: number[][], point: number[]): RankStability {
   const draws = point.length < 2 ? 0 : (values[0]?.length ?? 0);
   const rhos: number[] = [];
@@ -107,34 +133,17 @@ function rankStability(values: number[][], point: number[]): RankStability {
     const rho = spearman(row, point);
     if (Number.isFinite(rho)) rhos.push(rho);
   }
+  const sd = standardDeviation(rhos);
   return {
     agents: point.length,
     meanSpearman:
       point.length < 2 || rhos.length === 0 ? null : rhos.reduce((a, b) => a + b, 0) / rhos.length,
     usableDraws: rhos.length,
+    monteCarloSe: point.length < 2 || sd === null ? null : sd / Math.sqrt(rhos.length),
   };
 }
 
-function spread(
-  form: "log" | "linear",
-  values: number[][],
-  point: number[],
-  intervals: (Interval | null)[],
-  level: number,
-): WtpSpread {
-  const draws = values[0]?.length ?? 0;
-  const ratios: number[] = [];
-  let nonPositive = 0;
-  for (let b = 0; b < draws; b++) {
-    const row = values.map((v) => v[b] as number);
-    if (row.some((v) => !Number.isFinite(v))) continue;
-    const min = Math.min(...row);
-    if (min <= 0) {
-      nonPositive++;
-      continue;
-    }
-    ratios.push(Math.max(...row) / min);
-  }
+function countSeparable(intervals: readonly (Interval | null)[]): { pairs: number; separable: number } {
   let pairs = 0;
   let separable = 0;
   for (let i = 0; i < intervals.length; i++) {
@@ -145,6 +154,79 @@ function spread(
       if (a && c && (a.low > c.high || c.low > a.high)) separable++;
     }
   }
+  return { pairs, separable };
+}
+
+/** The spread's interval and separable pairs recomputed on `resamples` resamples of the draws. */
+function spreadMonteCarlo(
+  values: number[][],
+  level: number,
+  rng: Rng,
+  resamples: number,
+): SpreadMonteCarlo | null {
+  const draws = values[0]?.length ?? 0;
+  if (resamples <= 0 || draws < 2 || values.length < 2) return null;
+  const lows: number[] = [];
+  const highs: number[] = [];
+  const counts: number[] = [];
+  const pick = new Int32Array(draws);
+  for (let r = 0; r < resamples; r++) {
+    for (let b = 0; b < draws; b++) pick[b] = rng.int(draws);
+    const resampled = values.map((v) => Array.from(pick, (b) => v[b] as number));
+    const ratios = ratioDraws(resampled).ratios;
+    if (ratios.length > 0) {
+      const ci = percentileInterval(ratios, level);
+      lows.push(ci.low);
+      highs.push(ci.high);
+    }
+    counts.push(countSeparable(resampled.map((v) => safeInterval(v, level))).separable);
+  }
+  return {
+    resamples,
+    intervalLowSe: standardDeviation(lows),
+    intervalHighSe: standardDeviation(highs),
+    separablePairsSe: standardDeviation(counts),
+  };
+}
+
+/** max/min across agents in each draw where every agent's value is finite and the minimum positive. */
+function ratioDraws(values: number[][]): { ratios: number[]; nonPositive: number } {
+  const draws = values[0]?.length ?? 0;
+  const ratios: number[] = [];
+  let nonPositive = 0;
+  for (let b = 0; b < draws; b++) {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    let finite = true;
+    for (const v of values) {
+      const x = v[b] as number;
+      if (!Number.isFinite(x)) {
+        finite = false;
+        break;
+      }
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
+    if (!finite) continue;
+    if (min <= 0) {
+      nonPositive++;
+      continue;
+    }
+    ratios.push(max / min);
+  }
+  return { ratios, nonPositive };
+}
+
+function spread(
+  form: "log" | "linear",
+  values: number[][],
+  point: number[],
+  intervals: (Interval | null)[],
+  level: number,
+  monteCarlo: { rng: Rng; resamples: number },
+): WtpSpread {
+  const { ratios, nonPositive } = ratioDraws(values);
+  const { pairs, separable } = countSeparable(intervals);
   const pmin = Math.min(...point);
   return {
     form,
@@ -155,6 +237,7 @@ function spread(
     nonPositiveDraws: nonPositive,
     pairs,
     separablePairs: separable,
+    monteCarlo: spreadMonteCarlo(values, level, monteCarlo.rng, monteCarlo.resamples),
   };
 }
 
@@ -221,6 +304,8 @@ export function pairClusteredBootstrap(
     return wtpValue(s[reviewIndex] as number, s[priceIndex] as number, form, referencePrice);
   };
   const well = per.map((_, i) => i).filter((i) => per[i]!.input.wellIdentified);
+  const resamples = options.monteCarloResamples ?? 200;
+  const mc = (form: string) => ({ rng: options.rng.fork(`monte-carlo-${form}`), resamples });
   return {
     draws: draws.length,
     clusters: clusterIds.length,
@@ -240,6 +325,7 @@ export function pairClusteredBootstrap(
       well.map((i) => pointWtp(per[i]!, "log")),
       well.map((i) => results[i]!.wtpLog),
       level,
+      mc("log"),
     ),
     wtpSpreadLinear: spread(
       "linear",
@@ -247,6 +333,7 @@ export function pairClusteredBootstrap(
       well.map((i) => pointWtp(per[i]!, "linear")),
       well.map((i) => results[i]!.wtpLinear),
       level,
+      mc("linear"),
     ),
   };
 }

@@ -82,6 +82,8 @@ export interface ProviderBrandTest {
   /** One-sided permutation p-value of (within − across) under shuffled provider labels. */
   p: number;
   permutations: number;
+  /** Monte Carlo standard error of `p`, √(p(1 − p)/permutations): its spread across seeds. */
+  monteCarloSe: number;
 }
 
 function meanCorrelations(vectors: readonly number[][], labels: readonly string[]) {
@@ -126,5 +128,6 @@ export function providerBrandTest(
     acrossPairs: observed.nAcross,
     p: atLeast / permutations,
     permutations,
+    monteCarloSe: Math.sqrt(((atLeast / permutations) * (1 - atLeast / permutations)) / permutations),
   };
 }

@@ -4,6 +4,7 @@ export {
   analyzeChoice,
   type ChoiceAnalysis,
   type ChoiceAnalysisOptions,
+  LOCKED_FIT_LABEL,
 } from "./analyze.ts";
 export {
   ATTRIBUTE_NAMES,
@@ -23,6 +24,7 @@ export {
   clusterDraws,
   pairClusteredBootstrap,
   type RankStability,
+  type SpreadMonteCarlo,
   type WtpSpread,
 } from "./bootstrap.ts";
 export {
@@ -32,6 +34,13 @@ export {
   type ProviderBrandTest,
   providerBrandTest,
 } from "./brand.ts";
+export {
+  type AgentValue,
+  type CrossModelAgent,
+  type CrossModelSummary,
+  crossModelSummary,
+  type ValueRange,
+} from "./cross-model.ts";
 export {
   type BinaryDesign,
   binaryDesign,
@@ -62,6 +71,7 @@ export {
   type SlotShares,
   type TriageVerdict,
   triageAgent,
+  unmatchedPairCounts,
 } from "./triage.ts";
 export {
   type BinaryForm,
@@ -71,6 +81,7 @@ export {
   type NonResponseCoding,
   type PriceForm,
   REFERENCE_CONVENTION,
+  type UnmatchedAnswers,
 } from "./types.ts";
 export { WeightedBinaryLogit, type WeightedFitOptions } from "./weighted-logit.ts";
 export { coefficient, DEFAULT_REFERENCE_PRICE, reviewWtp, type Wtp, wtpValue } from "./wtp.ts";

@@ -6,6 +6,8 @@ export interface CoefficientTest {
   /** Which coefficient of which fit, e.g. "lnPrice (log form)". */
   test: string;
   p: number;
+  /** One of the coefficients a finding rests on (the paper: β ln p and β review of the well-identified). */
+  claimed?: boolean;
   bonferroni: number;
   bh: number;
 }
@@ -20,10 +22,14 @@ export interface MultiplicityAudit {
   strongClaims: number;
   strongLostBonferroni: number;
   strongLostBh: number;
+  /** Tests marked `claimed`, and how many of them each correction loses. */
+  claimed: number;
+  claimedLostBonferroni: number;
+  claimedLostBh: number;
 }
 
 export function multiplicityAudit(
-  tests: readonly { agent: string; test: string; p: number }[],
+  tests: readonly { agent: string; test: string; p: number; claimed?: boolean }[],
   alpha = 0.05,
   strong = 0.001,
 ): MultiplicityAudit {
@@ -32,6 +38,7 @@ export function multiplicityAudit(
   const bh = adjustPValues(ps, "bh");
   const rows = tests.map((t, i) => ({ ...t, bonferroni: bonf[i] as number, bh: bh[i] as number }));
   const strongRows = rows.filter((r) => r.p < strong);
+  const claimedRows = rows.filter((r) => r.claimed === true);
   return {
     alpha,
     tests: rows,
@@ -41,5 +48,8 @@ export function multiplicityAudit(
     strongClaims: strongRows.length,
     strongLostBonferroni: strongRows.filter((r) => r.bonferroni > alpha).length,
     strongLostBh: strongRows.filter((r) => r.bh > alpha).length,
+    claimed: claimedRows.length,
+    claimedLostBonferroni: claimedRows.filter((r) => r.bonferroni > alpha).length,
+    claimedLostBh: claimedRows.filter((r) => r.bh > alpha).length,
   };
 }

@@ -1,6 +1,6 @@
 /** Triage: does an agent choose by attributes at all, or by display position? */
 import { TASK_KINDS, type TaskKind } from "../../environments/choice/types.ts";
-import type { ChoiceTrial } from "./types.ts";
+import type { ChoiceTrial, UnmatchedAnswers } from "./types.ts";
 
 /** |first-shown rate − 0.5| above this ⇒ position-locked (the reference: cut-offs at 15% and 85%). */
 export const LOCK_THRESHOLD = 0.35;
@@ -20,6 +20,8 @@ export interface ChoiceTriage {
   nonResponseRate: number;
   /** Binary and ternary answers that booked option A or B of the set (the statistic's denominator). */
   pairAnswers: number;
+  /** Of `pairAnswers`, answers that match no task, counted because the convention says so. */
+  unmatchedPairAnswers: number;
   /**
    * Of those, the share that booked whichever of A and B was shown earlier — the reference's
    * first-shown rate (original "A" + swap "B" over all A/B answers). 0.5 is attribute-driven, 1.0
@@ -44,10 +46,35 @@ function shareOf(hits: number, n: number): number | null {
   return n === 0 ? null : hits / n;
 }
 
-export function triageAgent(trials: readonly ChoiceTrial[], threshold = LOCK_THRESHOLD): ChoiceTriage {
-  let nonResponses = 0;
+/** The A and B letters of unmatched answers: how many, and how many were the first-shown one. */
+export function unmatchedPairCounts(unmatched: readonly UnmatchedAnswers[]): {
+  pairAnswers: number;
+  firstShown: number;
+} {
   let pairAnswers = 0;
   let firstShown = 0;
+  for (const u of unmatched) {
+    const a = u.letters.A ?? 0;
+    const b = u.letters.B ?? 0;
+    pairAnswers += a + b;
+    firstShown += u.swap ? b : a;
+  }
+  return { pairAnswers, firstShown };
+}
+
+/**
+ * The first-shown rate and the verdict. `unmatched` answers (matching no task) enter the rate only —
+ * never the slot shares or the non-response count — and only when the caller passes them.
+ */
+export function triageAgent(
+  trials: readonly ChoiceTrial[],
+  threshold = LOCK_THRESHOLD,
+  unmatched: readonly UnmatchedAnswers[] = [],
+): ChoiceTriage {
+  let nonResponses = 0;
+  const extra = unmatchedPairCounts(unmatched);
+  let pairAnswers = extra.pairAnswers;
+  let firstShown = extra.firstShown;
   let binaryAnswers = 0;
   let binaryFirst = 0;
   const slotCounts = new Map<TaskKind, number[]>();
@@ -90,6 +117,7 @@ export function triageAgent(trials: readonly ChoiceTrial[], threshold = LOCK_THR
     nonResponses,
     nonResponseRate: trials.length === 0 ? 0 : nonResponses / trials.length,
     pairAnswers,
+    unmatchedPairAnswers: extra.pairAnswers,
     firstShownRate,
     binaryFirstSlotRate: shareOf(binaryFirst, binaryAnswers),
     slotShares,

@@ -39,6 +39,23 @@ export type NonResponseCoding = "drop" | "as-B";
 export interface ChoiceConvention {
   binaryForm: BinaryForm;
   nonResponses: NonResponseCoding;
+  /**
+   * Position-locked agents: `skip` (default) fits nothing for them; `fit` fits their binary logits as
+   * the reference's per-model table does, labelled "position-locked: not a preference" and kept out
+   * of every cross-agent figure.
+   */
+  lockedAgents: "skip" | "fit";
+  /**
+   * Whether triage counts answers that match no task (a response file's set-apart rows, see
+   * `UnmatchedAnswers`): the reference's first-shown rate reads every A and B of a file; bazaar
+   * counts only answers to a task.
+   */
+  triageCountsUnmatched: boolean;
+  /**
+   * Decile cut points of the brand premiums: the pooled binary + ternary option prices (default, as
+   * the paper describes) or the binary ones alone (the reference's brand script).
+   */
+  brandDeciles: "pooled" | "binary";
   /** A short label a table can print, e.g. "default: first-shown form, non-responses dropped". */
   label: string;
 }
@@ -46,14 +63,31 @@ export interface ChoiceConvention {
 export const DEFAULT_CONVENTION: ChoiceConvention = {
   binaryForm: "first-shown",
   nonResponses: "drop",
+  lockedAgents: "skip",
+  triageCountsUnmatched: false,
+  brandDeciles: "pooled",
   label: "default: first-shown form (first − second), non-responses dropped",
 };
 
 export const REFERENCE_CONVENTION: ChoiceConvention = {
   binaryForm: "label",
   nonResponses: "as-B",
+  lockedAgents: "fit",
+  triageCountsUnmatched: true,
+  brandDeciles: "binary",
   label: 'PriceBench reference: label form (A − B), every non-"A" binary answer coded "B"',
 };
+
+/**
+ * Answers a run holds that match no task — the rows a response file has beyond its tasks (the
+ * release's Mistral 7B swap file: 3,600 ids without the swap offset). Never an observation; only a
+ * convention with `triageCountsUnmatched` reads them, and only their letters: "A" and "B" enter the
+ * first-shown rate, B as first-shown in a swapped-order file.
+ */
+export interface UnmatchedAnswers {
+  swap: boolean;
+  letters: Readonly<Record<string, number>>;
+}
 
 /** How the price enters utility: dollars, log dollars, or decile dummies (D1 the reference). */
 export type PriceForm = "linear" | "log" | "deciles";

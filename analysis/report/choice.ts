@@ -1,6 +1,6 @@
 /** The catalog-choice report: per-agent and brand tables, summary lines, and three figures. */
 import type { AgentChoiceAnalysis, ChoiceAnalysis } from "../choice/index.ts";
-import { coefficient } from "../choice/index.ts";
+import { coefficient, LOCKED_FIT_LABEL } from "../choice/index.ts";
 import type { LogitFit } from "../logit/index.ts";
 import { intervalChart, labelledScatter, lineChart } from "./charts.ts";
 import { dollars, fixed, percent, pValue, sig, stars } from "./format.ts";
@@ -28,7 +28,8 @@ function wtpCell(a: AgentChoiceAnalysis, analysis: ChoiceAnalysis, form: "log" |
 }
 
 function statusCell(a: AgentChoiceAnalysis): string {
-  if (a.status === "locked") return `LOCKED (${a.triage.verdict.replace("locked-", "")})`;
+  if (a.status === "locked")
+    return `LOCKED (${a.triage.verdict.replace("locked-", "")})${a.lockedFit ? ` — ${LOCKED_FIT_LABEL}` : ""}`;
   if (a.status === "no-data") return "no data";
   const fit = a.binary?.log;
   if (fit && fit.status !== "ok") return `not identified: ${fit.problem}`;
@@ -104,36 +105,52 @@ export function choiceBrandTable(analysis: ChoiceAnalysis): Table {
 export function choiceSummaryLines(analysis: ChoiceAnalysis): string[] {
   const lines = [`Convention: ${analysis.convention.label}.`];
   const locked = analysis.agents.filter((a) => a.status === "locked");
+  const fitted = locked.some((a) => a.lockedFit);
+  const unmatched = analysis.agents.filter((a) => a.triage.unmatchedPairAnswers > 0);
   lines.push(
-    `Triage: ${analysis.agents.length - locked.length} engaged, ${locked.length} position-locked (|first-shown rate − 0.5| > 0.35)${locked.length ? `: ${locked.map((a) => `${a.agent} ${percent(a.triage.firstShownRate)}`).join(", ")}` : ""}; locked agents get no preference estimates.`,
+    `Triage: ${analysis.agents.length - locked.length} engaged, ${locked.length} position-locked (|first-shown rate − 0.5| > 0.35)${locked.length ? `: ${locked.map((a) => `${a.agent} ${percent(a.triage.firstShownRate)}`).join(", ")}` : ""}; ${fitted ? `locked agents' binary fits are shown as the reference's table has them, labelled "${LOCKED_FIT_LABEL}", and enter no cross-agent figure` : "locked agents get no preference estimates"}.`,
   );
+  if (unmatched.length > 0)
+    lines.push(
+      `First-shown rates count answers that match no task, as the reference's triage does: ${unmatched.map((a) => `${a.agent} ${a.triage.unmatchedPairAnswers.toLocaleString("en-US")} of ${a.triage.pairAnswers.toLocaleString("en-US")}`).join(", ")}; no fit reads them.`,
+    );
   lines.push(
     `Price deciles: cut points ${analysis.decileEdges.map((e) => sig(e, 4)).join(", ")} (pooled option prices, reused for every agent).`,
   );
-  const forms = analysis.agents.flatMap((a) => (a.binary?.formChoice ? [a.binary.formChoice] : []));
-  if (forms.length > 0) {
-    const count = (f: string) => forms.filter((x) => x === f).length;
+  const cm = analysis.crossModel;
+  const neg = cm.negativePriceResponse;
+  if (cm.engaged > 0)
     lines.push(
-      `AIC rule: linear ${count("linear")}, log ${count("log")}, tie ${count("tie")}, insignificant ${count("insignificant")}.`,
+      `Price response: ${neg.agents.length} of ${cm.engaged} engaged agents have β ln p < 0 at p < ${neg.alpha}${neg.lnPrice ? `, from ${fixed(neg.lnPrice.min.value, 2)} (${neg.lnPrice.min.agent}) to ${fixed(neg.lnPrice.max.value, 2)} (${neg.lnPrice.max.agent})` : ""}; AIC rule among them: linear ${neg.forms.linear}, log ${neg.forms.log}, tie ${neg.forms.tie}.`,
     );
-  }
+  const ref = dollars(analysis.referencePrice, false);
+  if (cm.wtpLog)
+    lines.push(
+      `WTP per review point (log form at ${ref}) over ${cm.wtpLog.agents} well-identified agents (β ln p and β review at p < 0.001): ${dollars(cm.wtpLog.min.value, false)} (${cm.wtpLog.min.agent}) to ${dollars(cm.wtpLog.max.value, false)} (${cm.wtpLog.max.agent}), median ${dollars(cm.wtpLog.median, false)}, spread ${fixed(cm.wtpLog.spread, 1)}×${cm.wtpLinear ? `; linear form ${dollars(cm.wtpLinear.min.value, false)} to ${dollars(cm.wtpLinear.max.value, false)}, spread ${fixed(cm.wtpLinear.spread, 1)}×` : ""}.`,
+    );
+  if (cm.bookedPrice)
+    lines.push(
+      `Mean booked nightly price over the ${cm.bookedPrice.agents} engaged agents: ${dollars(cm.bookedPrice.min.value)} (${cm.bookedPrice.min.agent}) to ${dollars(cm.bookedPrice.max.value)} (${cm.bookedPrice.max.agent}).`,
+    );
   const boot = analysis.bootstrap;
+  const mc = (se: number | null | undefined, digits: number) =>
+    se === null || se === undefined ? "" : ` ± ${fixed(se, digits)}`;
   if (boot) {
     lines.push(
-      `Bootstrap: ${boot.draws} draws over ${boot.clusters} unique binary option sets, shared by all agents; failed refits ${boot.agents.reduce((s, a) => s + a.failedLog + a.failedLinear, 0)}.`,
+      `Bootstrap: ${boot.draws} draws over ${boot.clusters} unique binary option sets, shared by all engaged agents; failed refits ${boot.agents.reduce((s, a) => s + a.failedLog + a.failedLinear, 0)}. "± x" is the Monte Carlo error (how far another seed would typically move the figure).`,
     );
     lines.push(
-      `Rank stability (mean Spearman of per-draw vs full-sample ranks): |β ln p| ${fixed(boot.priceRank.meanSpearman, 3)} over ${boot.priceRank.agents} agents; WTP ${fixed(boot.wtpRank.meanSpearman, 3)} over ${boot.wtpRank.agents} well-identified agents.`,
+      `Rank stability (mean Spearman of per-draw vs full-sample ranks): |β ln p| ${fixed(boot.priceRank.meanSpearman, 3)}${mc(boot.priceRank.monteCarloSe, 4)} over ${boot.priceRank.agents} agents; WTP ${fixed(boot.wtpRank.meanSpearman, 3)}${mc(boot.wtpRank.monteCarloSe, 4)} over ${boot.wtpRank.agents} well-identified agents.`,
     );
     for (const s of [boot.wtpSpreadLog, boot.wtpSpreadLinear]) {
       lines.push(
-        `WTP spread (${s.form} form, max/min over ${s.agents} well-identified agents): ${fixed(s.point, 1)}× [${fixed(s.interval?.low, 1)}×, ${fixed(s.interval?.high, 1)}×]; ${s.separablePairs} of ${s.pairs} pairs have non-overlapping intervals.`,
+        `WTP spread (${s.form} form, max/min over ${s.agents} well-identified agents): ${fixed(s.point, 1)}× [${fixed(s.interval?.low, 1)}×${mc(s.monteCarlo?.intervalLowSe, 1)}, ${fixed(s.interval?.high, 1)}×${mc(s.monteCarlo?.intervalHighSe, 1)}]; ${s.separablePairs}${mc(s.monteCarlo?.separablePairsSe, 1)} of ${s.pairs} pairs have non-overlapping intervals.`,
       );
     }
   }
   const m = analysis.multiplicity;
   lines.push(
-    `Multiplicity: of ${m.tests.length} coefficient tests, ${m.significant} have p < ${m.alpha}, ${m.survivesBonferroni} survive Bonferroni and ${m.survivesBh} Benjamini–Hochberg; of ${m.strongClaims} at p < 0.001, Bonferroni loses ${m.strongLostBonferroni} and BH ${m.strongLostBh}.`,
+    `Multiplicity: of ${m.tests.length} coefficient tests, ${m.significant} have p < ${m.alpha}, ${m.survivesBonferroni} survive Bonferroni and ${m.survivesBh} Benjamini–Hochberg; of ${m.strongClaims} at p < 0.001, Bonferroni loses ${m.strongLostBonferroni} and BH ${m.strongLostBh}${m.claimed > 0 ? `; of the ${m.claimed} the WTP findings rest on (β ln p and β review of the well-identified agents), Bonferroni loses ${m.claimedLostBonferroni} and BH ${m.claimedLostBh}` : ""}.`,
   );
   const fa = analysis.formatAgreement;
   if (fa.agents.length > 0)
@@ -148,7 +165,7 @@ export function choiceSummaryLines(analysis: ChoiceAnalysis): string[] {
   const pb = analysis.providerBrand;
   if (pb)
     lines.push(
-      `Brand correlation within providers ${fixed(pb.withinMeanR, 3)} vs across ${fixed(pb.acrossMeanR, 3)} (permutation p = ${pValue(pb.p)}, ${pb.permutations} permutations).`,
+      `Brand correlation within providers ${fixed(pb.withinMeanR, 3)} vs across ${fixed(pb.acrossMeanR, 3)} (permutation p = ${pValue(pb.p)}${mc(pb.monteCarloSe, 3)}, ${pb.permutations} permutations).`,
     );
   return lines;
 }

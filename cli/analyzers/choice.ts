@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { UnmatchedAnswers } from "../../analysis/choice/index.ts";
 import {
   analyzeChoice,
   type ChoiceAnalysis,
@@ -23,7 +24,7 @@ import {
   renderSvg,
   sig,
 } from "../../analysis/report/index.ts";
-import { isPriceBenchRun } from "../../datasets/pricebench/index.ts";
+import { isPriceBenchRun, priceBenchRunInfo } from "../../datasets/pricebench/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun, trialRecords } from "../../environments/runner/records.ts";
 import type { SqliteStore } from "../../environments/store/index.ts";
@@ -84,12 +85,19 @@ interface Gathered {
   /** Agents whose runs are PriceBench imports. */
   imported: Set<string>;
   runIds: string[];
+  /** What imported runs' configs say: the model's display name and provider, set-apart rows. */
+  displayNames: Record<string, string>;
+  providers: Record<string, string>;
+  unmatched: Record<string, UnmatchedAnswers[]>;
 }
 
 function gather(input: AnalyzeInput, runIds: string[]): Gathered {
   const trials: ChoiceTrial[] = [];
   const imported = new Set<string>();
   const seen = new Map<string, string>();
+  const displayNames: Record<string, string> = {};
+  const providers: Record<string, string> = {};
+  const unmatched: Record<string, UnmatchedAnswers[]> = {};
   for (const id of runIds) {
     const run = id === input.run.id ? input.run : requireRun(input.store, id);
     if (run.env !== "choice")
@@ -109,10 +117,19 @@ function gather(input: AnalyzeInput, runIds: string[]): Gathered {
       }
       for (const t of mine) if (t.agent === label) t.agent = `${label}@${id}`;
     }
-    if (isPriceBenchRun(run.config)) for (const t of mine) imported.add(t.agent);
+    if (isPriceBenchRun(run.config)) {
+      const info = priceBenchRunInfo(run.config);
+      for (const agent of new Set(mine.map((t) => t.agent))) {
+        imported.add(agent);
+        if (info.displayName) displayNames[agent] = info.displayName;
+        if (info.provider) providers[agent] = info.provider;
+        if (info.oddRows.length > 0)
+          unmatched[agent] = info.oddRows.map((o) => ({ swap: o.swap, letters: o.letters }));
+      }
+    }
     trials.push(...mine);
   }
-  return { trials, imported, runIds };
+  return { trials, imported, runIds, displayNames, providers, unmatched };
 }
 
 function textOf(title: string, a: ChoiceAnalysis): string {
@@ -229,12 +246,19 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
     const convention = parseOption("convention", choiceOf(CONVENTIONS), o.convention ?? "auto");
     const seed = typeof o.bootstrapSeed === "string" ? o.bootstrapSeed : "bazaar-choice";
     const runIds = [input.run.id, ...matchRuns(input.store, o.withRuns as string | undefined, input.run.id)];
-    const { trials, imported } = gather(input, runIds);
+    const gathered = gather(input, runIds);
+    const { trials, imported } = gathered;
     if (trials.length === 0)
       throw new UserError(`run ${input.run.id} has no stored trials yet`, "run it first");
     const agents = [...new Set(trials.map((t) => t.agent))];
-    const providers = Object.fromEntries(agents.flatMap((a) => (providerOf(a) ? [[a, providerOf(a)!]] : [])));
+    const providers = Object.fromEntries(
+      agents.flatMap((a) => {
+        const p = gathered.providers[a] ?? providerOf(a);
+        return p ? [[a, p]] : [];
+      }),
+    );
     const common = {
+      unmatchedAnswers: gathered.unmatched,
       bootstrapDraws: draws,
       seed,
       referencePrice,

@@ -4,6 +4,8 @@ import { CsvSyntaxError, isBlankRecord, parseCsv } from "../hotels/csv.ts";
 
 export interface CsvTable {
   file: string;
+  /** The header's column names. */
+  columns: ReadonlySet<string>;
   /** Data rows (header excluded, blank lines skipped), each with its 1-based data-row number. */
   rows: { row: number; line: number; get(column: string): string }[];
 }
@@ -53,7 +55,7 @@ export function readCsvTable(
     const fields = record.fields;
     rows.push({ row, line: record.line, get: (c) => (fields[index.get(c) ?? -1] ?? "").trim() });
   }
-  return { file, rows };
+  return { file, columns: new Set(columns), rows };
 }
 
 /** A whole number from a cell, or a problem. */

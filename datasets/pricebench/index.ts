@@ -1,4 +1,5 @@
 export { type CsvTable, readCsvTable } from "./csv-table.ts";
+export { PRICEBENCH_MODELS, type PriceBenchModel, priceBenchModel } from "./models.ts";
 export {
   type PriceBenchRelease,
   type ResponseBlock,
@@ -8,6 +9,7 @@ export {
 export {
   describeOddRows,
   type OddRows,
+  oddRowLetters,
   type ParsedResponses,
   parseResponseFile,
   type ResponseRow,
@@ -18,10 +20,12 @@ export {
   type ImportedRun,
   importedRuns,
   isPriceBenchRun,
+  type OddRowSummary,
   outcomeOf,
   PRICEBENCH_SOURCE,
   priceBenchAgent,
   priceBenchRunId,
+  priceBenchRunInfo,
 } from "./runs.ts";
 export { OPTION_FIELDS, type PriceBenchTask, parseTaskFile } from "./tasks.ts";
 export { type ImportResult, importPriceBench } from "./write.ts";

@@ -28,6 +28,19 @@ export interface OddRows {
   why: string;
 }
 
+/**
+ * How often each choice letter occurs among odd rows ("" for a blank): what the reference's triage
+ * reads of them (it counts every A and B of a response file, matched to a task or not).
+ */
+export function oddRowLetters(odd: OddRows): Record<string, number> {
+  const letters: Record<string, number> = {};
+  for (const r of odd.rows) {
+    const letter = r.choice.trim().toUpperCase();
+    letters[letter] = (letters[letter] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(letters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 export interface ParsedResponses {
   rows: ResponseRow[];
   odd: OddRows | null;

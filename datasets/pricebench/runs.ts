@@ -5,8 +5,9 @@ import type { ChoiceTask } from "../../environments/choice/types.ts";
 import { sha256Hex, stableHash } from "../../environments/kernel/hash.ts";
 import { emptyUsage } from "../../environments/kernel/types.ts";
 import type { RunInfo, StoredTrial } from "../../environments/store/index.ts";
+import { priceBenchModel } from "./models.ts";
 import type { PriceBenchRelease, ResponseFile } from "./release.ts";
-import { describeOddRows, SWAP_OFFSET } from "./responses.ts";
+import { describeOddRows, oddRowLetters, SWAP_OFFSET } from "./responses.ts";
 import type { PriceBenchTask } from "./tasks.ts";
 
 /** Marks a run as imported from PriceBench, so `analyze` also reports the reference's convention. */
@@ -25,8 +26,25 @@ export interface ImportedRun {
     byFile: { file: string; responses: number; nonResponses: number }[];
     unanswered: { binary: number; ternary: number; five: number };
     /** Rows set apart as quirks of the release's files: which file, which rows, and why. */
-    oddRows: { file: string; count: number; rows: string; why: string }[];
+    oddRows: OddRowSummary[];
   };
+}
+
+/**
+ * Rows of one response file set apart as a quirk (they answer no task), as the run's config keeps
+ * them: enough to report them and for the reference convention's triage to count them as the
+ * release's does (its first-shown rate reads every A and B of a file), never as answers to a task.
+ */
+export interface OddRowSummary {
+  file: string;
+  /** Whether the file is a swapped-order file (there "B" was shown first). */
+  swap: boolean;
+  count: number;
+  /** "3,600 rows (rows 1–3,600, ids 1,001–4,600)". */
+  rows: string;
+  why: string;
+  /** Choice letters among them ("" for a blank). */
+  letters: Record<string, number>;
 }
 
 const SET_PREFIX = { binary: "b", ternary: "t", five: "f" } as const;
@@ -130,6 +148,21 @@ export function importedRuns(release: PriceBenchRelease): ImportedRun[] {
       nonResponses += fileNon;
       byFile.push({ file: f.name, responses: f.rows.length, nonResponses: fileNon });
     }
+    const oddRows: OddRowSummary[] = files.flatMap((f) =>
+      f.odd
+        ? [
+            {
+              file: f.name,
+              swap: f.swap,
+              count: f.odd.rows.length,
+              rows: describeOddRows(f.odd),
+              why: f.odd.why,
+              letters: oddRowLetters(f.odd),
+            },
+          ]
+        : [],
+    );
+    const known = priceBenchModel(model);
     const unansweredOf = (list: Iterable<PriceBenchTask>, set: Set<string>, kind: string, block: string) => {
       const orders = files.filter((f) => f.block === block).map((f) => f.swap);
       let n = 0;
@@ -146,12 +179,14 @@ export function importedRuns(release: PriceBenchRelease): ImportedRun[] {
           env: "choice",
           source: PRICEBENCH_SOURCE,
           model,
+          ...(known ? { displayName: known.name, provider: known.provider } : {}),
           agents: [agent],
           agentIdentities: [identity],
           files: files.map((f) => ({ file: f.name, sha256: inputHash.get(f.name) })),
           release: ["hotel_pool.json", "conjoint_tasks.csv", "tasks_5opt.csv"]
             .filter((n) => inputHash.has(n))
             .map((n) => ({ file: n, sha256: inputHash.get(n) })),
+          ...(oddRows.length > 0 ? { oddRows } : {}),
         },
       },
       model,
@@ -167,15 +202,27 @@ export function importedRuns(release: PriceBenchRelease): ImportedRun[] {
           ternary: unansweredOf(main.values(), answered.main, "ternary", "main"),
           five: unansweredOf(five.values(), answered.five, "five", "five"),
         },
-        oddRows: files.flatMap((f) =>
-          f.odd
-            ? [{ file: f.name, count: f.odd.rows.length, rows: describeOddRows(f.odd), why: f.odd.why }]
-            : [],
-        ),
+        oddRows,
       },
     });
   }
   return runs;
+}
+
+/** What a PriceBench run's config says about its model and its set-apart rows (empty for other runs). */
+export function priceBenchRunInfo(config: unknown): {
+  displayName?: string;
+  provider?: string;
+  oddRows: OddRowSummary[];
+} {
+  if (!isPriceBenchRun(config)) return { oddRows: [] };
+  const c = config as { displayName?: unknown; provider?: unknown; oddRows?: unknown };
+  const oddRows = Array.isArray(c.oddRows) ? (c.oddRows as OddRowSummary[]) : [];
+  return {
+    ...(typeof c.displayName === "string" ? { displayName: c.displayName } : {}),
+    ...(typeof c.provider === "string" ? { provider: c.provider } : {}),
+    oddRows,
+  };
 }
 
 /** Whether a stored run's config marks it as a PriceBench import. */

@@ -81,7 +81,7 @@ export function parseTaskFile(
     }
     const options: ChoiceOption[] = [];
     for (const p of PREFIXES.slice(0, shape?.size ?? 0)) {
-      const option = parseOption(p, r.get, at, pool, problems);
+      const option = parseOption(p, r.get, at, pool, problems, table.columns.has(`${p}_amenities`));
       if (option) options.push(option);
     }
     if (problems.length > before || !shape || id === null || groupId === null || rep === null) continue;
@@ -96,6 +96,7 @@ function parseOption(
   at: (field: string) => { file: string; row: number; field: string },
   pool: ReadonlyMap<number, Hotel>,
   problems: Problem[],
+  withAmenities: boolean,
 ): ChoiceOption | null {
   const before = problems.length;
   const hotelId = intCell(get(`${p}_hotel_id`), at(`${p}_hotel_id`), problems);
@@ -137,5 +138,11 @@ function parseOption(
     reviewScore: range("review_score", 0, 10, false),
     reviewCount: range("review_count", 0, Number.POSITIVE_INFINITY, true),
   };
+  // "Free WiFi; Air conditioning": the pool's list as the release's task writer joins it.
+  if (withAmenities)
+    option.amenities = get(`${p}_amenities`)
+      .split(";")
+      .map((a) => a.trim())
+      .filter(Boolean);
   return problems.length > before ? null : option;
 }

@@ -16,6 +16,12 @@ export const ChoiceOptionSchema = z.object({
   /** Guest review score on the 0–10 scale, one decimal. */
   reviewScore: z.number().min(0).max(10),
   reviewCount: z.number().int().nonnegative(),
+  /**
+   * The property's amenities, where the task source lists them (the PriceBench release's tasks do;
+   * bazaar's own design leaves them out). bazaar's cards never show them; a prompt template may
+   * (`{{amenities}}`), e.g. to match the reference runner's "Key amenities" line.
+   */
+  amenities: z.array(z.string()).optional(),
 });
 export type ChoiceOption = z.infer<typeof ChoiceOptionSchema>;
 

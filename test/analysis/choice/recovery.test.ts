@@ -56,6 +56,58 @@ describe("triage recovers the position policy", () => {
     }
     expect(analysis.bootstrap!.agents.map((b) => b.agent)).not.toContain("sim:locked");
   });
+
+  it("the reference convention fits locked agents as its table does, labelled, and keeps them out of every cross-agent figure", () => {
+    const ref = analyzeChoice(trials, {
+      convention: REFERENCE_CONVENTION,
+      bootstrapDraws: 20,
+      seed: "recovery",
+    });
+    const locked = ref.agents.filter((a) => a.status === "locked");
+    expect(locked.map((a) => a.agent).sort()).toEqual(["sim:locked", "sim:locked-last"]);
+    for (const a of locked) {
+      expect(a.lockedFit).toBe(true);
+      expect(a.binary!.log.status).toBe("ok");
+      expect(a.wellIdentified).toBe(false);
+      expect(a.brand).toBeNull();
+      expect(a.ternary).toBeNull();
+    }
+    for (const a of ref.agents.filter((x) => x.status === "engaged")) expect(a.lockedFit).toBe(false);
+    const cross = new Set([
+      ...ref.bootstrap!.agents.map((b) => b.agent),
+      ...ref.multiplicity.tests.map((t) => t.agent),
+      ...ref.formatAgreement.agents,
+      ...ref.crossModel.negativePriceResponse.agents,
+    ]);
+    for (const a of locked) expect(cross.has(a.agent), a.agent).toBe(false);
+    expect(ref.crossModel.locked.map((l) => l.agent).sort()).toEqual(["sim:locked", "sim:locked-last"]);
+  });
+});
+
+describe("the cross-agent summary reads the per-agent results", () => {
+  it("negative price responders, their range and AIC verdicts; WTP and booked-price ranges", () => {
+    const cm = analysis.crossModel;
+    const engaged = analysis.agents.filter((a) => a.status === "engaged");
+    expect(cm.engaged).toBe(engaged.length);
+    // Every engaged preset has a negative price weight; the noisy one (β ln p = −0.4) too.
+    expect(cm.negativePriceResponse.agents.sort()).toEqual(engaged.map((a) => a.agent).sort());
+    const lnp = engaged.map((a) => coefficient(a.binary!.log, "lnPrice")!.estimate);
+    expect(cm.negativePriceResponse.lnPrice!.min.value).toBe(Math.min(...lnp));
+    expect(cm.negativePriceResponse.lnPrice!.min.agent).toBe("sim:steep");
+    expect(cm.negativePriceResponse.lnPrice!.max.value).toBe(Math.max(...lnp));
+    const forms = cm.negativePriceResponse.forms;
+    expect(forms.linear + forms.log + forms.tie + forms.insignificant).toBe(engaged.length);
+    // The linear-price shopper is told apart by AIC; the log-price steep one too.
+    expect(agent("budget").binary!.formChoice).toBe("linear");
+    expect(agent("steep").binary!.formChoice).toBe("log");
+    const well = engaged.filter((a) => a.wellIdentified).map((a) => a.wtp!.log!.estimate);
+    expect(cm.wtpLog!.agents).toBe(well.length);
+    expect(cm.wtpLog!.max.value / cm.wtpLog!.min.value).toBeCloseTo(cm.wtpLog!.spread!, 12);
+    expect(cm.wtpLog!.spread).toBeCloseTo(Math.max(...well) / Math.min(...well), 12);
+    const booked = engaged.map((a) => a.booking.meanPrice!);
+    expect(cm.bookedPrice!.min.value).toBe(Math.min(...booked));
+    expect(cm.bookedPrice!.max.value).toBe(Math.max(...booked));
+  });
 });
 
 describe("binary logits recover the true weights", () => {

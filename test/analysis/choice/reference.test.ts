@@ -18,7 +18,13 @@ const trials = fixtureTrials();
 const ref = choiceReference();
 const analyses: Record<string, ReturnType<typeof analyzeChoice>> = {
   "first-shown": analyzeChoice(trials, { convention: DEFAULT_CONVENTION, bootstrapDraws: 0 }),
-  label: analyzeChoice(trials, { convention: REFERENCE_CONVENTION, bootstrapDraws: 0 }),
+  // The fixture's label-form brand fit was computed on the pooled cut points; the reference
+  // convention's own (binary-task cut points, as brand.py) is checked against the release's
+  // brand_coefs.csv in test/datasets/pricebench/reproduction.test.ts.
+  label: analyzeChoice(trials, {
+    convention: { ...REFERENCE_CONVENTION, brandDeciles: "pooled" },
+    bootstrapDraws: 0,
+  }),
 };
 
 function expectClose(actual: readonly number[], expected: readonly number[], what: string, rel = 1e-6): void {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   analyzeChoice,
   choiceTrialsFromRecords,
+  DEFAULT_CONVENTION,
   REFERENCE_CONVENTION,
 } from "../../../analysis/choice/index.ts";
 import {
@@ -11,6 +12,7 @@ import {
   importedRuns,
   importPriceBench,
   outcomeOf,
+  priceBenchRunInfo,
   readPriceBenchRelease,
 } from "../../../datasets/pricebench/index.ts";
 import { InvalidFileError } from "../../../environments/kernel/errors.ts";
@@ -165,11 +167,43 @@ describe("importing a release", () => {
     expect(quirky.summary.oddRows).toEqual([
       {
         file: "conjoint_results_m_swap.csv",
+        swap: true,
         count: 2,
         rows: "2 rows (rows 1–2, ids 5–6)",
         why: expect.stringMatching(/without the \+10000 offset/),
+        letters: { A: 1, B: 1 },
       },
     ]);
+    // The run's config keeps them (the analysis reads them from there), as the summary reports them.
+    expect(priceBenchRunInfo(quirky.run.config).oddRows).toEqual(quirky.summary.oddRows);
+    // Only the reference convention's triage counts them: "A" and "B" enter the rate, "B" (shown
+    // first in a swap file) as first-shown; no fit and no other count reads them.
+    const trials = quirky.trials.map((t, i) => {
+      const task = quirky.tasks[i]!;
+      const { outcome } = JSON.parse(t.resultJson) as { outcome: { chosenSlot: number | null } };
+      return {
+        agent: quirky.agent,
+        taskId: task.taskId,
+        cluster: task.setId,
+        kind: task.kind,
+        appearance: task.appearance,
+        order: task.order,
+        options: task.options,
+        chosenSlot: outcome.chosenSlot,
+      };
+    });
+    const unmatchedAnswers = { [quirky.agent]: [{ swap: true, letters: { A: 1, B: 1 } }] };
+    const [own, reference] = [DEFAULT_CONVENTION, REFERENCE_CONVENTION].map(
+      (convention) =>
+        analyzeChoice(trials, { convention, bootstrapDraws: 0, unmatchedAnswers }).agents[0]!.triage,
+    );
+    expect(own!.unmatchedPairAnswers).toBe(0);
+    expect(reference!.unmatchedPairAnswers).toBe(2);
+    expect(reference!.pairAnswers).toBe(own!.pairAnswers + 2);
+    const firstShown = (t: typeof own) => Math.round(t!.firstShownRate! * t!.pairAnswers);
+    expect(firstShown(reference)).toBe(firstShown(own) + 1);
+    expect(reference!.trials).toBe(own!.trials);
+    expect(reference!.nonResponses).toBe(own!.nonResponses);
     expect(quirky.summary.byFile.find((f) => f.file === "conjoint_results_m_swap.csv")?.responses).toBe(1);
     const swapIds = quirky.tasks.map((t) => t.taskId).filter((id) => Number(id) > 10000);
     expect(swapIds).toEqual(["10001"]);
