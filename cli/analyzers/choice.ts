@@ -234,7 +234,7 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
       .option("--neighborhoods", "choice: add neighborhood controls to the brand premiums")
       .option(
         "--convention <which>",
-        'choice: default (first-shown form, non-responses dropped), reference (PriceBench: label form, non-"A" coded "B"), both, or auto (both for PriceBench imports; the default)',
+        'choice: default (first-shown form, non-responses dropped), reference (PriceBench: label form, non-"A" coded "B"; locked models fitted and labelled; the release\'s triage), both, or auto (both when any run is a PriceBench import; the default)',
       ),
   async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
     const o = input.options;
@@ -276,11 +276,12 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
         analysis: analyzeChoice(trials, { ...common, convention: DEFAULT_CONVENTION }),
       });
     if (wantReference) {
-      const subset = convention === "auto" ? trials.filter((t) => imported.has(t.agent)) : trials;
+      // Every agent, imported or not: a run on the release's tasks (`run choice --tasks`) is placed
+      // among the release's models in the reference's convention too.
       analyses.push({
         key: "reference",
         title: REFERENCE_CONVENTION.label,
-        analysis: analyzeChoice(subset, { ...common, convention: REFERENCE_CONVENTION }),
+        analysis: analyzeChoice(trials, { ...common, convention: REFERENCE_CONVENTION }),
       });
     }
     const figures = o.report

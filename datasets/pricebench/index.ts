@@ -2,9 +2,11 @@ export { type CsvTable, readCsvTable } from "./csv-table.ts";
 export { PRICEBENCH_MODELS, type PriceBenchModel, priceBenchModel } from "./models.ts";
 export {
   type PriceBenchRelease,
+  type ReleaseTasks,
   type ResponseBlock,
   type ResponseFile,
   readPriceBenchRelease,
+  readReleaseTasks,
 } from "./release.ts";
 export {
   describeOddRows,
@@ -15,6 +17,7 @@ export {
   type ResponseRow,
   SWAP_OFFSET,
 } from "./responses.ts";
+export { type ReleaseRunTasks, releaseRunTasks } from "./run-tasks.ts";
 export {
   displayedTask,
   type ImportedRun,

@@ -63,14 +63,31 @@ function responseFiles(dir: string): { file: string; model: string; block: Respo
   return out;
 }
 
+export interface ReleaseTasks {
+  dir: string;
+  pool: Hotel[];
+  tasks: PriceBenchTask[];
+  fiveTasks: PriceBenchTask[] | null;
+  /** Text of each task-side input file (pool, tasks), for the run identity. */
+  inputs: { name: string; text: string }[];
+  /** Where tasks_5opt.csv would be. */
+  fivePath: string;
+}
+
+function failOn(file: string, problems: Problem[]): void {
+  if (problems.length > 0)
+    throw new InvalidFileError(
+      file,
+      problems,
+      "fix the file or re-download the release; nothing was written",
+    );
+}
+
 /**
- * Reads everything, validating as it goes; any problem in any file is an InvalidFileError naming
- * file, row and field (the first file with problems), before anything is written anywhere.
+ * The release's pool and tasks (conjoint_tasks.csv, and tasks_5opt.csv when present), validated; any
+ * problem is an InvalidFileError naming file, row and field.
  */
-export function readPriceBenchRelease(
-  dir: string,
-  opts: { models?: readonly string[] } = {},
-): PriceBenchRelease {
+export function readReleaseTasks(dir: string): ReleaseTasks {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new UserError(
       `${dir} is not a folder`,
@@ -88,20 +105,11 @@ export function readPriceBenchRelease(
   const pool = loadHotelPool(poolPath, { chainRule: "pricebench" });
   const byId = new Map(pool.map((h) => [h.id, h]));
   const inputs = [{ name: "hotel_pool.json", text: readText(poolPath) }];
-  const check = (file: string, problems: Problem[]) => {
-    if (problems.length > 0)
-      throw new InvalidFileError(
-        file,
-        problems,
-        "fix the file or re-download the release; nothing was imported",
-      );
-  };
-
   let problems: Problem[] = [];
   const tasksText = readText(tasksPath);
   inputs.push({ name: "conjoint_tasks.csv", text: tasksText });
   const tasks = parseTaskFile(tasksText, tasksPath, byId, false, problems);
-  check(tasksPath, problems);
+  failOn(tasksPath, problems);
   const fivePath = path.join(dir, "tasks_5opt.csv");
   let fiveTasks: PriceBenchTask[] | null = null;
   if (existsSync(fivePath)) {
@@ -109,9 +117,21 @@ export function readPriceBenchRelease(
     const text = readText(fivePath);
     inputs.push({ name: "tasks_5opt.csv", text });
     fiveTasks = parseTaskFile(text, fivePath, byId, true, problems);
-    check(fivePath, problems);
+    failOn(fivePath, problems);
   }
+  return { dir, pool, tasks, fiveTasks, inputs, fivePath };
+}
 
+/**
+ * Reads everything, validating as it goes; any problem in any file is an InvalidFileError naming
+ * file, row and field (the first file with problems), before anything is written anywhere.
+ */
+export function readPriceBenchRelease(
+  dir: string,
+  opts: { models?: readonly string[] } = {},
+): PriceBenchRelease {
+  const { pool, tasks, fiveTasks, inputs, fivePath } = readReleaseTasks(dir);
+  let problems: Problem[] = [];
   const found = responseFiles(dir);
   const wanted = opts.models ? new Set(opts.models) : null;
   if (wanted) {
@@ -149,7 +169,7 @@ export function readPriceBenchRelease(
         });
       }
     }
-    check(f.file, problems);
+    failOn(f.file, problems);
     inputs.push({ name: path.basename(f.file), text });
     const list = models.get(f.model) ?? [];
     list.push({

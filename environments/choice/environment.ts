@@ -2,10 +2,13 @@ import type { EnvironmentDef } from "../kernel/environment.ts";
 import { ChoiceActionSchema } from "./actions.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "./machine.ts";
 import { choiceTrialRecord } from "./record.ts";
+import type { PromptTemplate } from "./template.ts";
 import type { ChoiceTask } from "./types.ts";
 
 export interface ChoiceSettings {
   maxReasks: number;
+  /** Asks and re-asks in this wording instead of bazaar's (`--prompt-template`). */
+  promptTemplate?: PromptTemplate | null;
 }
 
 export const choiceEnvironment: EnvironmentDef<ChoiceTask, ChoiceOutcome, ChoiceSettings> = {
@@ -13,7 +16,11 @@ export const choiceEnvironment: EnvironmentDef<ChoiceTask, ChoiceOutcome, Choice
   machine: choiceMachine,
   actionSchema: ChoiceActionSchema,
   roles: [SHOPPER],
-  input: (task, settings) => ({ task, maxReasks: settings.maxReasks }),
+  input: (task, settings) => ({
+    task,
+    maxReasks: settings.maxReasks,
+    template: settings.promptTemplate ?? null,
+  }),
   isNonResponse: (outcome) => outcome.chosenSlot === null,
   record: (args) => choiceTrialRecord(args) as unknown as Record<string, unknown>,
 };

@@ -27,11 +27,14 @@ export interface ForcedChoiceSpec<Input extends { maxReasks: number }, View exte
   variant(input: Input): PromptVariant;
   messages(input: Input): Message[];
   view(input: Input): Omit<View, "attempt">;
+  /** The follow-up after an unusable answer; null or absent: bazaar's own for the variant. */
+  reask?(input: Input): string | null;
 }
 
 interface Context<View> {
   letters: readonly string[];
   variant: PromptVariant;
+  reask: string;
   maxReasks: number;
   view: Omit<View, "attempt">;
   messages: Message[];
@@ -100,7 +103,7 @@ export function forcedChoiceMachine<Input extends { maxReasks: number }, View ex
         const messages: Message[] = [
           ...context.messages,
           { role: "assistant", content: raw },
-          { role: "user", content: reaskMessage(context.letters, context.variant) },
+          { role: "user", content: context.reask },
         ];
         return { replies, messages, verdict: null, turn: turnFor(context.view, messages, replies.length) };
       }),
@@ -118,9 +121,12 @@ export function forcedChoiceMachine<Input extends { maxReasks: number }, View ex
     context: ({ input }) => {
       const view = spec.view(input);
       const messages = spec.messages(input);
+      const letters = spec.letters(input);
+      const variant = spec.variant(input);
       return {
-        letters: spec.letters(input),
-        variant: spec.variant(input),
+        letters,
+        variant,
+        reask: spec.reask?.(input) ?? reaskMessage(letters, variant),
         maxReasks: input.maxReasks,
         view,
         messages,

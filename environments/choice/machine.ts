@@ -1,5 +1,6 @@
 import { type ForcedChoiceOutcome, forcedChoiceMachine } from "./forced-choice.ts";
 import { renderChoiceMessages } from "./prompt.ts";
+import { type PromptTemplate, renderTemplateMessages, templateReask } from "./template.ts";
 import { type ChoiceOption, type ChoiceTask, slotLetters } from "./types.ts";
 
 /** The shopper's single role in a catalog-choice episode. */
@@ -19,6 +20,8 @@ export interface ChoiceEpisodeInput {
   task: ChoiceTask;
   /** How many times an unusable answer is followed by a re-ask before it counts as a non-response. */
   maxReasks: number;
+  /** The wording of the ask and the re-ask, when the run has a prompt template (else bazaar's). */
+  template?: PromptTemplate | null;
 }
 
 /**
@@ -30,6 +33,13 @@ export const choiceMachine = forcedChoiceMachine<ChoiceEpisodeInput, ChoiceView>
   role: SHOPPER,
   letters: (input) => slotLetters(input.task.options.length),
   variant: (input) => input.task.variant,
-  messages: (input) => renderChoiceMessages(input.task.options, input.task.variant),
+  messages: (input) =>
+    input.template
+      ? renderTemplateMessages(input.template, input.task.options, input.task.variant)
+      : renderChoiceMessages(input.task.options, input.task.variant),
+  reask: (input) =>
+    input.template
+      ? templateReask(input.template, slotLetters(input.task.options.length), input.task.variant)
+      : null,
   view: (input) => ({ options: input.task.options, letters: slotLetters(input.task.options.length) }),
 });

@@ -91,7 +91,8 @@ function slotLetter(i: number): string {
   return String.fromCharCode(65 + i);
 }
 
-function textCard(o: ChoiceOption, letter: string, priceFirst: boolean): string {
+/** bazaar's own text card for one option (the plain, price-first, persona and cot variants). */
+export function textCard(o: ChoiceOption, letter: string, priceFirst: boolean): string {
   const price = "Price per night: " + formatPrice(o.price) + "\n";
   return (
     "Option " +
