@@ -6,7 +6,8 @@ import type { AgentEntry } from "../environments/kernel/types.ts";
 import { LlmAgent } from "./llm/agent.ts";
 import type { ResponseCache } from "./llm/cache.ts";
 import type { CallEvents } from "./llm/gate.ts";
-import { type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
+import { type ModelRule, modelParams } from "./llm/model-params.ts";
+import { type LlmSettings, type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
 import { CHOICE_PRESETS } from "./sim/index.ts";
 
 /** What resolving an `openai:<model>` agent needs besides its name. */
@@ -16,6 +17,28 @@ export interface LlmContext {
   apiKey?: string;
   cache?: ResponseCache;
   events?: CallEvents;
+  /** The user's model-family rules (`--model-rules`), before the defaults. */
+  modelRules?: readonly ModelRule[];
+  /** Collects what the user should read once (a setting not sent to a model that rejects it). */
+  notes?: Set<string>;
+}
+
+/**
+ * Settings as the model accepts them (model-params.ts), the note to show once, and the identity that
+ * enters trial keys: the requested settings, plus what was not sent when anything was not.
+ */
+export function acceptedSettings(
+  spec: string,
+  requested: LlmSettings,
+  llm: LlmContext,
+): { settings: LlmSettings; identity: Record<string, unknown> } {
+  const p = modelParams(spec, requested, llm.modelRules);
+  if (p.note) llm.notes?.add(p.note);
+  const identity = llmIdentity(requested);
+  return {
+    settings: p.settings,
+    identity: p.dropped.length > 0 ? { ...identity, notSent: p.dropped, rule: p.rule } : identity,
+  };
 }
 
 /** Agents the catalog-choice environment can name (LLM agents: any `openai:<model>`). */
@@ -59,10 +82,10 @@ export function resolveLlmAgent(
       `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
     );
   }
-  const settings = parsed.data;
+  const { settings, identity } = acceptedSettings(spec, parsed.data, llm);
   return {
     label: spec,
-    identity: llmIdentity(settings),
+    identity,
     players: {
       [role]: new LlmAgent(spec, settings, actionSchema, {
         apiKey: llm.apiKey,

@@ -3,6 +3,7 @@ import { parseEnv } from "node:util";
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CachedResponse, CacheStats, ResponseCache } from "../agents/llm/cache.ts";
+import { loadModelRules } from "../agents/llm/model-params.ts";
 import { registerSecret } from "../agents/llm/secrets.ts";
 import type { LlmContext } from "../agents/registry.ts";
 import { UserError } from "../environments/kernel/errors.ts";
@@ -24,6 +25,7 @@ export interface LlmOptions {
   modelConcurrency: string;
   cache: boolean;
   preflight: boolean;
+  modelRules?: string;
   envFile?: string;
 }
 
@@ -53,7 +55,11 @@ export function addLlmOptions(cmd: Command): Command {
       "--no-preflight",
       "skip the check, before the first trial, that every endpoint answers, takes the key and serves the model",
     )
-    .option("--env-file <file>", "read OPENAI_API_KEY from this .env file");
+    .option("--env-file <file>", "read OPENAI_API_KEY from this .env file")
+    .option(
+      "--model-rules <file>",
+      "JSON rules for what a model family accepts (settings not sent, where the token cap goes); they come before the built-in ones",
+    );
 }
 
 const finite = z.coerce.number({ error: "expected a number" }).refine(Number.isFinite, "expected a number");
@@ -122,5 +128,7 @@ export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext 
     },
     apiKey: apiKeyFrom(o.envFile),
     cache,
+    modelRules: o.modelRules === undefined ? [] : loadModelRules(o.modelRules),
+    notes: new Set<string>(),
   };
 }

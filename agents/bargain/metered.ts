@@ -1,5 +1,6 @@
 import { type ActionMeta, META_KEY } from "../../environments/bargain/actions.ts";
 import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import { type ModelEndpoint, modelEndpointsOfPlayer } from "../llm/preflight.ts";
 
 /** Times under this are not worth a transcript field: simulated agents answer in microseconds. */
 const SHORTEST_MS = 0.05;
@@ -37,5 +38,10 @@ export class MeteredAgent implements Agent<unknown, unknown> {
 
   endEpisode(ctx: AgentContext): void | Promise<void> {
     return this.inner.endEpisode?.(ctx);
+  }
+
+  /** The models the wrapped negotiator calls, for the run's preflight. */
+  modelEndpoints(): ModelEndpoint[] {
+    return modelEndpointsOfPlayer(this.inner);
   }
 }

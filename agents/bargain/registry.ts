@@ -4,7 +4,7 @@ import type { BargainRole, BargainView } from "../../environments/bargain/types.
 import { UserError } from "../../environments/kernel/errors.ts";
 import type { Agent, AgentEntry } from "../../environments/kernel/types.ts";
 import { LlmSettingsSchema } from "../llm/settings.ts";
-import { type LlmContext, resolveLlmAgent } from "../registry.ts";
+import { acceptedSettings, type LlmContext, resolveLlmAgent } from "../registry.ts";
 import { LlmLikeNegotiator, type LlmLikeParams } from "./llm-like.ts";
 import { MeteredAgent } from "./metered.ts";
 import { LlmNarrator, TemplateNarrator } from "./narrator.ts";
@@ -104,7 +104,8 @@ function ogNarrator(
       `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
     );
   }
-  const narrator = new LlmNarrator(parsed.data, { apiKey: llm.apiKey, cache: llm.cache, events: llm.events });
+  const { settings } = acceptedSettings(spec, parsed.data, llm);
+  const narrator = new LlmNarrator(settings, { apiKey: llm.apiKey, cache: llm.cache, events: llm.events });
   return {
     label: spec,
     identity: { kind: "og-narrator", schedule: scheduleText(schedule), narrator: narrator.identity },

@@ -70,18 +70,31 @@ export class ModelCaller {
 
   private openAI(apiKey: string | undefined): ChatInvoker {
     const settings = this.settings;
+    // LangChain sends max_completion_tokens and reasoning_effort only to models it knows as
+    // reasoning models, and drops reasoning_effort for any other: where our rules (model-params.ts)
+    // say otherwise, the field goes in as a model kwarg, so what is sent is what the rules say.
+    const known = langChainReasoningModel(settings.model);
+    const kwargs: Record<string, unknown> = {};
+    let maxTokens = settings.maxTokens;
+    const field = settings.maxTokensField ?? (known ? "max_completion_tokens" : "max_tokens");
+    if (maxTokens !== undefined && field !== (known ? "max_completion_tokens" : "max_tokens")) {
+      kwargs[field] = maxTokens;
+      maxTokens = undefined;
+    }
+    if (settings.reasoningEffort && !known) kwargs.reasoning_effort = settings.reasoningEffort;
     return new ChatOpenAI({
       model: settings.model,
       apiKey: apiKey ?? "not-needed",
       configuration: { baseURL: settings.baseURL },
       temperature: settings.temperature,
       topP: settings.topP,
-      maxTokens: settings.maxTokens,
+      maxTokens,
       timeout: settings.timeoutMs,
       // Retries are ours (they honour retry-after and feed the circuit breaker), not the SDK's.
       maxRetries: 0,
       useResponsesApi: false,
-      ...(settings.reasoningEffort ? { reasoning: { effort: settings.reasoningEffort } } : {}),
+      ...(settings.reasoningEffort && known ? { reasoning: { effort: settings.reasoningEffort } } : {}),
+      ...(Object.keys(kwargs).length > 0 ? { modelKwargs: kwargs } : {}),
     }) as unknown as ChatInvoker;
   }
 
@@ -94,7 +107,7 @@ export class ModelCaller {
     const s = this.settings;
     // Every call carries a seed, offset by the replicate: replicates are independent samples even
     // from a server that is deterministic per request (serve-sim, or a model at temperature 0).
-    const seed = (s.seed ?? 0) + replicate;
+    const seed = s.sendSeed ? (s.seed ?? 0) + replicate : undefined;
     const key = cacheKey({
       baseURL: s.baseURL,
       model: s.model,
@@ -144,7 +157,7 @@ export class ModelCaller {
   private async withRetries(
     messages: BaseMessage[],
     tools: ActionTool[] | undefined,
-    seed: number,
+    seed: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ response: CachedResponse; calls: number }> {
     // The token estimate only matters to a token budget; skip the stringify without one.
@@ -164,7 +177,7 @@ export class ModelCaller {
       try {
         ai = (await this.chat.invoke(messages, {
           signal: attemptSignal?.signal,
-          seed,
+          ...(seed === undefined ? {} : { seed }),
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
         })) as AIMessage;
       } catch (err) {
@@ -188,6 +201,11 @@ export class ModelCaller {
       return { response: fromAIMessage(ai), calls: attempt + 1 };
     }
   }
+}
+
+/** The models @langchain/openai 1.5 treats as reasoning models (its `isReasoningModel`). */
+function langChainReasoningModel(model: string): boolean {
+  return /^o\d/.test(model) || (model.startsWith("gpt-5") && !model.startsWith("gpt-5-chat"));
 }
 
 /**

@@ -7,6 +7,8 @@
  * of a single token is.
  */
 
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { AgentFailure } from "../../environments/kernel/failures.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
@@ -28,28 +30,80 @@ function callsModels(p: unknown): p is CallsModels {
   return typeof (p as Partial<CallsModels> | null)?.modelEndpoints === "function";
 }
 
+/** The models one player calls: an `LlmAgent`'s, or what a wrapper or narrator says it calls. */
+export function modelEndpointsOfPlayer(p: unknown): ModelEndpoint[] {
+  if (p instanceof LlmAgent) {
+    if (!p.portable) return []; // an injected chat model (tests) calls no endpoint
+    const spec = p.spec();
+    return [{ baseURL: spec.settings.baseURL, model: spec.settings.model, apiKey: spec.apiKey }];
+  }
+  return callsModels(p) ? p.modelEndpoints() : [];
+}
+
 /** Every distinct (endpoint, model, key) the run's agents will call. */
 export function modelEndpointsOf(entries: readonly AgentEntry[]): ModelEndpoint[] {
   const out = new Map<string, ModelEndpoint>();
-  const add = (e: ModelEndpoint) => out.set(`${e.baseURL}\u0000${e.model}\u0000${e.apiKey ?? ""}`, e);
   for (const entry of entries)
-    for (const p of Object.values(entry.players)) {
-      if (p instanceof LlmAgent) {
-        const spec = p.spec();
-        add({ baseURL: spec.settings.baseURL, model: spec.settings.model, apiKey: spec.apiKey });
-      } else if (callsModels(p)) for (const e of p.modelEndpoints()) add(e);
-    }
+    for (const p of Object.values(entry.players))
+      for (const e of modelEndpointsOfPlayer(p))
+        out.set(`${e.baseURL}\u0000${e.model}\u0000${e.apiKey ?? ""}`, e);
   return [...out.values()];
 }
 
 export interface PreflightOptions {
   /** Per request (default 10 s): an endpoint slower than this to say anything "does not answer". */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** How a request is made (tests pass their own). */
+  request?: Requester;
 }
+
+/** A minimal HTTP exchange: status and body text. */
+export type Requester = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number },
+) => Promise<{ status: number; text: string }>;
+
+/**
+ * One request on a connection of its own, closed after it: a kept-alive socket (as `fetch` keeps)
+ * would hold the command's process open for seconds after the run has ended.
+ */
+export const httpRequester: Requester = (url, init) =>
+  new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const send = u.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(
+      u,
+      {
+        method: init.method,
+        headers: { ...init.headers, connection: "close" },
+        agent: false,
+        timeout: init.timeoutMs,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          if (text.length < 1_000_000) text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })));
+    req.on("error", reject);
+    req.end(init.body);
+  });
 
 const KEY_HINT =
   "set OPENAI_API_KEY (or --env-file) to a key this endpoint accepts, or run with --no-preflight";
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 function models(body: unknown): string[] | null {
   const data = (body as { data?: unknown } | null)?.data;
@@ -60,8 +114,8 @@ function models(body: unknown): string[] | null {
   return ids.length > 0 ? ids : null;
 }
 
-async function errorText(res: Response): Promise<string> {
-  const text = await res.text().catch(() => "");
+function errorText(res: { text: string }): string {
+  const text = res.text;
   try {
     const message = (JSON.parse(text) as { error?: { message?: unknown } | string }).error;
     const m = typeof message === "string" ? message : message?.message;
@@ -73,11 +127,11 @@ async function errorText(res: Response): Promise<string> {
 }
 
 function unreachable(url: string, err: unknown): AgentFailure {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = err as { name?: string; code?: string; message?: string };
   const why =
-    e?.name === "TimeoutError" || e?.name === "AbortError"
+    e?.name === "TimeoutError"
       ? "no answer within the preflight timeout"
-      : (e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err));
+      : (e?.code ?? e?.message ?? String(err));
   return new AgentFailure(
     "configuration",
     `the endpoint ${url} does not answer (${why})`,
@@ -93,7 +147,7 @@ export async function preflight(
   endpoints: readonly ModelEndpoint[],
   opts: PreflightOptions = {},
 ): Promise<void> {
-  const doFetch = opts.fetch ?? fetch;
+  const send = opts.request ?? httpRequester;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const byServer = new Map<string, ModelEndpoint[]>();
   for (const e of endpoints) {
@@ -106,26 +160,22 @@ export async function preflight(
       const base = baseURL.replace(/\/+$/, "");
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-      const ask = async (path: string, init: RequestInit = {}): Promise<Response> => {
+      const ask = async (path: string, method = "GET", body?: string) => {
         try {
-          return await doFetch(`${base}${path}`, {
-            ...init,
-            headers,
-            signal: AbortSignal.timeout(timeoutMs),
-          });
+          return await send(`${base}${path}`, { method, headers, body, timeoutMs });
         } catch (err) {
           throw unreachable(baseURL, err);
         }
       };
-      const rejected = async (res: Response) =>
+      const rejected = (res: { status: number; text: string }) =>
         new AgentFailure(
           "configuration",
-          `${baseURL} rejected the API key (HTTP ${res.status}: ${await errorText(res)})`,
+          `${baseURL} rejected the API key (HTTP ${res.status}: ${errorText(res)})`,
           KEY_HINT,
         );
       const list = await ask("/models");
-      if (list.status === 401 || list.status === 403) throw await rejected(list);
-      const served = list.ok ? models(await list.json().catch(() => null)) : null;
+      if (list.status === 401 || list.status === 403) throw rejected(list);
+      const served = list.status === 200 ? models(parsed(list.text)) : null;
       for (const { model } of group) {
         if (served) {
           if (served.includes(model)) continue;
@@ -138,18 +188,18 @@ export async function preflight(
           );
         }
         // No model list here: one completion of one token tells key and model apart.
-        const probe = await ask("/chat/completions", {
-          method: "POST",
-          body: JSON.stringify({ model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 }),
-        });
-        if (probe.status === 401 || probe.status === 403) throw await rejected(probe);
+        const probe = await ask(
+          "/chat/completions",
+          "POST",
+          JSON.stringify({ model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 }),
+        );
+        if (probe.status === 401 || probe.status === 403) throw rejected(probe);
         if (probe.status === 404)
           throw new AgentFailure(
             "configuration",
-            `model ${model} is not served at ${baseURL} (HTTP 404: ${await errorText(probe)})`,
+            `model ${model} is not served at ${baseURL} (HTTP 404: ${errorText(probe)})`,
             "check the model name after openai: and --base-url",
           );
-        await probe.body?.cancel().catch(() => {});
       }
     }),
   );

@@ -14,6 +14,10 @@ export const LlmSettingsSchema = z.object({
   /** Base sampling seed, sent with every call (plus the replicate index, so replicates differ). */
   seed: z.number().int().optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  /** Where the answer cap goes (`model-params.ts` sets it per model family; default as LangChain does). */
+  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+  /** Whether calls carry a sampling seed (a model family may not take one). */
+  sendSeed: z.boolean().default(true),
   /** `tools`: the environment's actions as function tools; `text`: the paper's plain-text protocol. */
   answerMode: z.enum(["tools", "text"]).default("text"),
   timeoutMs: z.number().int().positive().default(60_000),

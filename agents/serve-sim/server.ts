@@ -28,6 +28,14 @@ import {
 import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS } from "./wire.ts";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const SENT_FIELDS = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "seed",
+  "reasoning_effort",
+];
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
 function problem(status: number, message: string, type: string, code: string | null): RequestProblem {
@@ -75,6 +83,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     requests: 0,
     byModel: Object.fromEntries(models.names.map((m) => [m, 0])),
     byOutcome: Object.fromEntries(SIM_OUTCOMES.map((o) => [o, 0])) as Record<SimOutcome, number>,
+    sent: {},
     inFlight: 0,
     maxInFlight: 0,
   };
@@ -146,6 +155,9 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       });
     }
     counts.byModel[request.model] = (counts.byModel[request.model] ?? 0) + 1;
+    for (const field of SENT_FIELDS)
+      if ((body as Record<string, unknown>)[field] !== undefined)
+        counts.sent[field] = (counts.sent[field] ?? 0) + 1;
     if (isDropped(text)) {
       counts.byOutcome.dropped++;
       const message = "The server had an error while processing your request (a request serve-sim drops).";
@@ -252,7 +264,12 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   }
 
   function snapshot(): SimStats {
-    return { ...counts, byModel: { ...counts.byModel }, byOutcome: { ...counts.byOutcome } };
+    return {
+      ...counts,
+      byModel: { ...counts.byModel },
+      byOutcome: { ...counts.byOutcome },
+      sent: { ...counts.sent },
+    };
   }
 
   const server = http.createServer({ keepAlive: true, noDelay: true }, onRequest);

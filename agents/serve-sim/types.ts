@@ -72,6 +72,11 @@ export interface SimStats {
   /** Valid requests per model (`sim-steep`, …); refused requests count only as `bad-request`. */
   byModel: Record<string, number>;
   byOutcome: Record<SimOutcome, number>;
+  /**
+   * Valid requests that carried each sampling field (`temperature`, `top_p`, `max_tokens`,
+   * `max_completion_tokens`, `seed`, `reasoning_effort`): what clients actually send.
+   */
+  sent: Record<string, number>;
   /** Chat-completion requests being handled right now, and the most at once since the start. */
   inFlight: number;
   maxInFlight: number;

@@ -66,7 +66,10 @@ function addSharedOptions(cmd: Command): Command {
         "worker threads for LLM agents' turns: 0 (all in one thread), n, or auto (one per spare core on 4+ cores when a run is CPU-bound; not measured faster on 2 cores)",
         "0",
       )
-      .option("--retry-errors", "first delete this run's trials whose agent failed, so they run again")
+      .option(
+        "--retry-errors",
+        "also re-run the trials whose agent errored on the request itself (stored as non-responses, e.g. an HTTP 400); failed trials (timeouts, 5xx after every retry) always run again",
+      )
       .option("--json", "print the result as JSON")
       .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
       .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)")
@@ -209,6 +212,8 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
     },
   };
   const plan = envCli.plan(o, llm);
+  // Said once: a setting the user asked for that a model does not take (never dropped silently).
+  for (const note of llm.notes ?? []) out.error(note);
   // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
   if (o.preflight) await checkEndpoints(plan, llm.settings.timeoutMs);
   const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
