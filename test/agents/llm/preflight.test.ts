@@ -1,0 +1,100 @@
+/**
+ * Preflight against servers of every shape, through a recorded requester: a model list to check
+ * against; no model list (a one-token completion tells key and model apart); keys that only their
+ * own endpoint sees.
+ */
+import { describe, expect, it } from "vitest";
+import { preflight, type Requester } from "../../../agents/llm/preflight.ts";
+import { AgentFailure } from "../../../environments/kernel/failures.ts";
+
+type Route = (method: string, path: string, auth: string | undefined) => { status: number; body?: unknown };
+
+function server(route: Route) {
+  const seen: { url: string; method: string; auth: string | undefined }[] = [];
+  const request: Requester = async (url, init) => {
+    seen.push({ url, method: init.method, auth: init.headers.authorization });
+    const r = route(init.method, new URL(url).pathname, init.headers.authorization);
+    return { status: r.status, text: r.body === undefined ? "" : JSON.stringify(r.body) };
+  };
+  return { request, seen };
+}
+
+async function failure(p: Promise<void>): Promise<AgentFailure> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AgentFailure) return err;
+    throw err;
+  }
+  throw new Error("preflight passed");
+}
+
+const list = (...ids: string[]) => ({ object: "list", data: ids.map((id) => ({ id, object: "model" })) });
+
+describe("preflight", () => {
+  it("a server with a model list: one GET per endpoint, models checked against it", async () => {
+    const s = server((m, p) =>
+      m === "GET" && p === "/v1/models" ? { status: 200, body: list("a", "b") } : { status: 500 },
+    );
+    const endpoints = [
+      { baseURL: "http://h/v1", model: "a" },
+      { baseURL: "http://h/v1", model: "b" },
+    ];
+    await preflight(endpoints, { request: s.request });
+    expect(s.seen.map((x) => `${x.method} ${x.url}`)).toEqual(["GET http://h/v1/models"]);
+    const f = await failure(preflight([{ baseURL: "http://h/v1", model: "c" }], { request: s.request }));
+    expect(f).toMatchObject({
+      kind: "configuration",
+      message: "model c is not served at http://h/v1",
+      hint: "it serves: a, b",
+    });
+  });
+
+  it("no model list: one tiny completion per model tells a bad key from an unknown model", async () => {
+    const s = server((_m, p, auth) => {
+      if (p === "/v1/models") return { status: 404 };
+      if (auth !== "Bearer good") return { status: 401, body: { error: { message: "invalid key" } } };
+      return p === "/v1/chat/completions" ? { status: 200, body: { choices: [] } } : { status: 404 };
+    });
+    await preflight([{ baseURL: "http://h/v1", model: "m", apiKey: "good" }], { request: s.request });
+    expect(s.seen.map((x) => x.method)).toEqual(["GET", "POST"]);
+    const bad = await failure(
+      preflight([{ baseURL: "http://h/v1", model: "m", apiKey: "bad" }], { request: s.request }),
+    );
+    expect(bad.message).toBe("http://h/v1 rejected the API key (HTTP 401: invalid key)");
+    expect(JSON.stringify(bad)).not.toContain("bad");
+  });
+
+  it("an unknown model on a server without a list: HTTP 404 from the completion", async () => {
+    const s = server((_m, p) =>
+      p === "/v1/models"
+        ? { status: 405 }
+        : { status: 404, body: { error: { message: "model 'x' not found" } } },
+    );
+    const f = await failure(preflight([{ baseURL: "http://h/v1/", model: "x" }], { request: s.request }));
+    expect(f.message).toBe("model x is not served at http://h/v1/ (HTTP 404: model 'x' not found)");
+    expect(s.seen[0]!.url).toBe("http://h/v1/models");
+  });
+
+  it("each key goes to its own endpoint only", async () => {
+    const s = server(() => ({ status: 200, body: list("m") }));
+    await preflight(
+      [
+        { baseURL: "http://one/v1", model: "m", apiKey: "k1" },
+        { baseURL: "http://two/v1", model: "m", apiKey: "k2" },
+      ],
+      { request: s.request },
+    );
+    expect(s.seen.map((x) => [new URL(x.url).host, x.auth]).sort()).toEqual([
+      ["one", "Bearer k1"],
+      ["two", "Bearer k2"],
+    ]);
+  });
+
+  it("a server error on the list is no configuration fault: the run goes on (retries handle it)", async () => {
+    const s = server((_m, p) => (p === "/v1/models" ? { status: 503 } : { status: 200, body: {} }));
+    await expect(
+      preflight([{ baseURL: "http://h/v1", model: "m" }], { request: s.request }),
+    ).resolves.toBeUndefined();
+  });
+});
