@@ -29,6 +29,16 @@ export const SHOP_COVARIATES = [
 ] as const;
 export type ShopCovariate = (typeof SHOP_COVARIATES)[number];
 
+/** The listing's own attributes among the covariates: the agent's tastes, free of the platform. */
+export const ATTRIBUTE_COVARIATES = [
+  "lnPrice",
+  "review",
+  "stars",
+  "bedRank",
+  "freeCancellation",
+  "breakfast",
+] as const satisfies readonly ShopCovariate[];
+
 /** The platform treatments among the covariates, whose price-equivalents the analysis reports. */
 export const TREATMENT_COVARIATES = ["sponsored", "endorsed", "scarcity", "discount"] as const;
 export type TreatmentCovariate = (typeof TREATMENT_COVARIATES)[number];

@@ -135,8 +135,10 @@ export function checkPoolForShop(pool: readonly Hotel[]): void {
   }
 }
 
-/** A draws B: cheaper, better rated, at least as many stars, and every amenity B has. */
-export function dominates(a: Listing, b: Listing): boolean {
+type Compared = Pick<Listing, "price" | "reviewScore" | "stars" | "freeCancellation" | "breakfast">;
+
+/** A dominates B: cheaper, better rated, at least as many stars, and every amenity B has. */
+export function dominates(a: Compared, b: Compared): boolean {
   return (
     a.price < b.price &&
     a.reviewScore > b.reviewScore &&
@@ -150,15 +152,6 @@ type Draft = Omit<Listing, "id" | "treatments">;
 
 function draft(hotel: Hotel, rng: Rng): Draft {
   return { ...drawAppearance(hotel, rng), area: areaOf(hotel.neighborhood) };
-}
-
-/** Stands in for a listing in the admissibility checks before it has an id and treatments. */
-function asListing(d: Draft): Listing {
-  return {
-    ...d,
-    id: "",
-    treatments: { rank: 1, sponsored: false, endorsed: false, roomsLeft: null, wasPrice: null },
-  };
 }
 
 function weightedPick<T>(rng: Rng, items: readonly T[], weight: (t: T) => number): T {
@@ -231,7 +224,7 @@ function findDominance(drafts: readonly Draft[], rng: Rng): [number, number] | n
   const pairs: [number, number][] = [];
   for (let i = 0; i < drafts.length; i++)
     for (let j = 0; j < drafts.length; j++)
-      if (i !== j && dominates(asListing(drafts[i]!), asListing(drafts[j]!))) pairs.push([i, j]);
+      if (i !== j && dominates(drafts[i]!, drafts[j]!)) pairs.push([i, j]);
   return pairs.length > 0 ? rng.pick(pairs) : null;
 }
 
@@ -276,7 +269,7 @@ function compose(
     if (admissible.length === k) break;
     for (let t = 0; t < 12; t++) {
       const x = draft(h, rng);
-      if (isAdmissible(asListing(x), constraints)) {
+      if (isAdmissible(x, constraints)) {
         admissible.push(x);
         used.add(h.id);
         break;
@@ -291,7 +284,7 @@ function compose(
     if (others.length === d.listings - k) break;
     for (let t = 0; t < 5; t++) {
       const x = draft(h, rng);
-      if (!isAdmissible(asListing(x), constraints)) {
+      if (!isAdmissible(x, constraints)) {
         others.push(x);
         break;
       }

@@ -1,4 +1,5 @@
 import type { Usage } from "../kernel/types.ts";
+import { taskIndex } from "./rules.ts";
 import { constraintsMet, isAdmissible } from "./search.ts";
 import type {
   ConstraintType,
@@ -90,7 +91,7 @@ export function shopTrialRecord(args: {
 }): ShopTrialRecord {
   const { task, outcome } = args;
   const c = task.request.constraints;
-  const byId = new Map(task.listings.map((l) => [l.id, l]));
+  const byId = taskIndex(task).byId;
   const shown: ShownRecord[] = outcome.shown.map((s) => {
     const l = byId.get(s.id)!;
     return {

@@ -11,8 +11,10 @@ import { SHOP_TOOLS, type ShopTool, TOOL_CALL_BATCH, TOOL_SCHEMAS } from "./acti
 import { parseActionLines, type TextCall } from "./grammar.ts";
 import { cardOf, detailOf, knownPlaces, runSearch, searchQuery } from "./search.ts";
 import type {
+  Card,
   EndReason,
   Listing,
+  ListingDetail,
   ShopCall,
   ShopOutcome,
   ShopTask,
@@ -25,7 +27,10 @@ import type {
 /** What an episode keeps between agent messages. Never mutated: each message makes a new one. */
 export interface EpisodeState {
   turns: ShopTurn[];
+  /** Where each listing was first shown (its `viewed` flag is filled in from `viewed` at the end). */
   shown: ShownListing[];
+  /** Ids opened, in order. */
+  viewed: string[];
   steps: number;
   invalidStreak: number;
   invalidCalls: number;
@@ -43,6 +48,9 @@ export interface EpisodeEnd {
 /** What rules need of a task besides the task, built once per task object. */
 export interface TaskIndex {
   byId: Map<string, Listing>;
+  /** Each listing's card and detail, built once: results share them (they are never mutated). */
+  cards: Map<string, Card>;
+  details: Map<string, ListingDetail>;
   places: Set<string>;
   areas: string[];
 }
@@ -57,6 +65,8 @@ export function taskIndex(task: ShopTask): TaskIndex {
     ].sort();
     index = {
       byId: new Map(task.listings.map((l) => [l.id, l])),
+      cards: new Map(task.listings.map((l) => [l.id, cardOf(l)])),
+      details: new Map(task.listings.map((l) => [l.id, detailOf(l)])),
       places: knownPlaces(task.listings, areas),
       areas,
     };
@@ -66,7 +76,16 @@ export function taskIndex(task: ShopTask): TaskIndex {
 }
 
 export function initialState(): EpisodeState {
-  return { turns: [], shown: [], steps: 0, invalidStreak: 0, invalidCalls: 0, trajectory: [], end: null };
+  return {
+    turns: [],
+    shown: [],
+    viewed: [],
+    steps: 0,
+    invalidStreak: 0,
+    invalidCalls: 0,
+    trajectory: [],
+    end: null,
+  };
 }
 
 export const NO_CALL_MESSAGE =
@@ -128,6 +147,10 @@ interface Executed {
   viewed?: string;
 }
 
+function failed(message: string): Executed {
+  return { result: { kind: "error", message }, ok: false };
+}
+
 function runCall(
   call: TextCall,
   task: ShopTask,
@@ -135,40 +158,41 @@ function runCall(
   shown: ReadonlySet<string>,
   step: number,
 ): Executed {
-  const error = (message: string): Executed => ({ result: { kind: "error", message }, ok: false });
-  if (call.problem) return error(call.problem);
+  if (call.problem) return failed(call.problem);
   if (!(SHOP_TOOLS as readonly string[]).includes(call.tool)) {
-    return error(`there is no tool "${call.tool}": the tools are search, view, book and give_up`);
+    return failed(`there is no tool "${call.tool}": the tools are search, view, book and give_up`);
   }
   const tool = call.tool as ShopTool;
   if (
     call.args !== undefined &&
     (call.args === null || typeof call.args !== "object" || Array.isArray(call.args))
   ) {
-    return error(`the arguments of ${tool} must be an object`);
+    return failed(`the arguments of ${tool} must be an object`);
   }
   const parsed = TOOL_SCHEMAS[tool].safeParse({ ...(call.args as object | undefined), type: tool });
-  if (!parsed.success) return error(zodProblem(tool, parsed.error));
+  if (!parsed.success) return failed(zodProblem(tool, parsed.error));
   const a = parsed.data as Record<string, unknown>;
   switch (tool) {
     case "search": {
       const query = searchQuery(a);
       if (query.area !== null && !index.places.has(query.area.trim().toLowerCase())) {
-        return error(`unknown area "${query.area}": the areas are ${index.areas.join(", ")}`);
+        return failed(`unknown area "${query.area}": the areas are ${index.areas.join(", ")}`);
       }
       const page = runSearch(task.listings, query, task.rules.pageSize);
       const newlyShown: ShownListing[] = [];
-      page.listings.forEach((l, i) => {
-        if (!shown.has(l.id))
-          newlyShown.push({ id: l.id, step, page: query.page, rank: i + 1, viewed: false });
-      });
+      const cards: Card[] = new Array(page.listings.length);
+      for (let i = 0; i < page.listings.length; i++) {
+        const id = (page.listings[i] as Listing).id;
+        cards[i] = index.cards.get(id) as Card;
+        if (!shown.has(id)) newlyShown.push({ id, step, page: query.page, rank: i + 1, viewed: false });
+      }
       return {
         result: {
           kind: "results",
           query,
           total: page.total,
           pages: page.pages,
-          cards: page.listings.map(cardOf),
+          cards,
         },
         ok: true,
         newlyShown,
@@ -176,13 +200,13 @@ function runCall(
     }
     case "view": {
       const id = a.id as string;
-      const listing = shown.has(id) ? index.byId.get(id) : undefined;
-      if (!listing) return error(notShown(id));
-      return { result: { kind: "listing", listing: detailOf(listing) }, ok: true, viewed: id };
+      const listing = shown.has(id) ? index.details.get(id) : undefined;
+      if (!listing) return failed(notShown(id));
+      return { result: { kind: "listing", listing }, ok: true, viewed: id };
     }
     case "book": {
       const id = a.id as string;
-      if (!shown.has(id) || !index.byId.has(id)) return error(notShown(id));
+      if (!shown.has(id) || !index.byId.has(id)) return failed(notShown(id));
       return { result: { kind: "booked", id }, ok: true };
     }
     case "give_up":
@@ -229,6 +253,7 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
   let { steps, invalidStreak, invalidCalls } = state;
   let end: EpisodeEnd | null = null;
   let shown = state.shown;
+  let viewed = state.viewed;
   let shownIds: Set<string> | null = null;
   const trajectory = state.trajectory.slice();
   const executed: ShopTurn["calls"] = [];
@@ -251,10 +276,7 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
       shown = [...shown, ...ran.newlyShown];
       for (const s of ran.newlyShown) shownIds.add(s.id);
     }
-    if (ran.viewed !== undefined) {
-      const id = ran.viewed;
-      shown = shown.map((s) => (s.id === id && !s.viewed ? { ...s, viewed: true } : s));
-    }
+    if (ran.viewed !== undefined) viewed = [...viewed, ran.viewed];
     executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
     trajectory.push({
       step: steps,
@@ -293,7 +315,16 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
       end = { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
   }
   const turn: ShopTurn = { mode: decoded.mode, text: decoded.text, calls: executed };
-  return { turns: [...state.turns, turn], shown, steps, invalidStreak, invalidCalls, trajectory, end };
+  return {
+    turns: [...state.turns, turn],
+    shown,
+    viewed,
+    steps,
+    invalidStreak,
+    invalidCalls,
+    trajectory,
+    end,
+  };
 }
 
 /** An agent that failed to answer (an error after the agent layer's retries) ends the episode. */
@@ -309,6 +340,12 @@ export function applyAgentError(state: EpisodeState, error: string): EpisodeStat
   };
 }
 
+function viewedFlags(state: EpisodeState): ShownListing[] {
+  if (state.viewed.length === 0) return state.shown;
+  const opened = new Set(state.viewed);
+  return state.shown.map((s) => (opened.has(s.id) ? { ...s, viewed: true } : s));
+}
+
 export function outcomeOf(state: EpisodeState): ShopOutcome {
   const end = state.end ?? { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
   return {
@@ -318,7 +355,7 @@ export function outcomeOf(state: EpisodeState): ShopOutcome {
     steps: state.steps,
     turns: state.turns.length,
     invalidCalls: state.invalidCalls,
-    shown: state.shown,
+    shown: viewedFlags(state),
     trajectory: state.trajectory,
     nonResponse: end.nonResponse,
   };

@@ -91,7 +91,7 @@ export function runSearch(listings: readonly Listing[], q: SearchQuery, pageSize
 }
 
 /** Per hard constraint the request has: whether the listing meets it. */
-export function constraintsMet(l: Listing, c: HardConstraints): Partial<Record<ConstraintType, boolean>> {
+export function constraintsMet(l: Judged, c: HardConstraints): Partial<Record<ConstraintType, boolean>> {
   const out: Partial<Record<ConstraintType, boolean>> = {};
   if (c.maxPrice !== null) out.price = l.price <= c.maxPrice;
   if (c.minStars !== null) out.stars = l.stars >= c.minStars;
@@ -100,8 +100,14 @@ export function constraintsMet(l: Listing, c: HardConstraints): Partial<Record<C
   return out;
 }
 
+/** What admissibility reads of a listing. */
+export type Judged = Pick<
+  Listing,
+  "price" | "stars" | "area" | "neighborhood" | "freeCancellation" | "breakfast"
+>;
+
 /** Meets every hard constraint of the request. */
-export function isAdmissible(l: Listing, c: HardConstraints): boolean {
+export function isAdmissible(l: Judged, c: HardConstraints): boolean {
   if (c.maxPrice !== null && l.price > c.maxPrice) return false;
   if (c.minStars !== null && l.stars < c.minStars) return false;
   if (c.areas !== null && !c.areas.some((a) => inPlace(l, a))) return false;
