@@ -4,6 +4,7 @@ import { AgentFailure, encodeFailure, failureOf } from "../../environments/kerne
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
+import { normalizingFetch } from "./dialects.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
 import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
@@ -85,7 +86,8 @@ export class ModelCaller {
     return new ChatOpenAI({
       model: settings.model,
       apiKey: apiKey ?? "not-needed",
-      configuration: { baseURL: settings.baseURL },
+      // Every server's dialect is read as OpenAI's own (dialects.ts).
+      configuration: { baseURL: settings.baseURL, fetch: normalizingFetch() },
       temperature: settings.temperature,
       topP: settings.topP,
       maxTokens,

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SimModels } from "./decide.ts";
+import { DIALECTS, inDialect } from "./dialects.ts";
 import { type Fault, FaultStream } from "./faults.ts";
 import { isProblem, type RequestProblem, readChatRequest } from "./request.ts";
 import {
@@ -59,6 +60,8 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   const retryAfter = String(nonNegative("retryAfterSeconds", options.retryAfterSeconds ?? 1));
   const seed = String(options.seed ?? 0);
   const faults = new FaultStream({ ...NO_FAULTS, ...options.faults }, seed);
+  const dialect = options.dialect ?? "openai";
+  if (!DIALECTS.includes(dialect)) throw new RangeError(`serve-sim: unknown dialect ${dialect}`);
   const drop = options.drop ?? { rate: 0, attempts: 0 };
   if (!(drop.rate >= 0 && drop.rate <= 1))
     throw new RangeError(`serve-sim: drop rate must be in [0, 1], got ${drop.rate}`);
@@ -196,6 +199,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       toolChars: request.toolChars,
       offFormat,
     });
+    out = inDialect(dialect, out);
     // A strict prefix of a JSON object is never valid JSON.
     if (fault === "malformed") out = out.slice(0, Math.floor(out.length / 2));
     counts.byOutcome[fault ?? "ok"]++;

@@ -1,3 +1,5 @@
+import type { Dialect } from "./dialects.ts";
+
 /**
  * Public types of the simulated model server: its options, its counters, and the handle a caller
  * gets back. The wire shapes (OpenAI chat completions) live in `request.ts` and `wire.ts`.
@@ -43,6 +45,8 @@ export interface SimServerOptions {
    * that drops a request through every retry of one run, for the next run to re-run it.
    */
   drop?: { rate: number; attempts: number };
+  /** Which server's documented quirks the answers carry (`dialects.ts`). Default `openai`. */
+  dialect?: Dialect;
   /** Answer every request without `Authorization: Bearer <apiKey>` with 401, as providers do. */
   apiKey?: string;
   /**

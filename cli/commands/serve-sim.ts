@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
+import { DIALECTS } from "../../agents/serve-sim/dialects.ts";
 import { type SimServer, startSimServer } from "../../agents/serve-sim/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { nonNegativeInt, parseOption } from "../options.ts";
+import { choiceOf, nonNegativeInt, parseOption } from "../options.ts";
 import type { Output } from "../output.ts";
 
 interface ServeSimFlags {
@@ -18,6 +19,7 @@ interface ServeSimFlags {
   retryAfter: string;
   seed: string;
   rateDrop: string;
+  dialect: string;
   dropAttempts: string;
   apiKey?: string;
 }
@@ -63,6 +65,7 @@ export function serveSimOptions(o: ServeSimFlags) {
       attempts: parseOption("drop-attempts", nonNegativeInt, o.dropAttempts),
     },
     ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+    dialect: parseOption("dialect", choiceOf(DIALECTS), o.dialect),
   };
 }
 
@@ -121,6 +124,11 @@ export function registerServeSim(program: Command, out: Output): void {
     )
     .option("--drop-attempts <n>", "arrivals of a dropped request that fail before it is answered", "6")
     .option("--api-key <key>", "answer 401 to every request without this bearer key, as a provider does")
+    .option(
+      "--dialect <server>",
+      `answer with a server's documented quirks: ${DIALECTS.join(", ")} (tool calls as text, reasoning_content, usage missing, object arguments, finish_reason variants)`,
+      "openai",
+    )
     .action(async (o: ServeSimFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

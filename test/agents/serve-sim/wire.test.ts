@@ -223,6 +223,7 @@ describe("bazaar serve-sim command", () => {
     seed: "0",
     rateDrop: "0",
     dropAttempts: "6",
+    dialect: "openai",
   };
   function capture(): Output & { lines: string[]; errors: string[] } {
     const lines: string[] = [];
