@@ -158,6 +158,7 @@ export class SqliteStore {
   private readonly insertMany: (rows: StoredTrial[], failed: FailedTrial[]) => void;
   /** Stores written before failed trials were kept apart have no such table (read-only opens). */
   private readonly hasFailedTable: boolean;
+  private readonly extensions = new Map<string, unknown>();
 
   private constructor(
     readonly path: string,
@@ -574,6 +575,20 @@ export class SqliteStore {
    */
   deleteAgentErrorTrials(runId: string): number {
     return this.db.prepare("DELETE FROM trials WHERE run_id = ? AND agent_error = 1").run(runId).changes;
+  }
+
+  /**
+   * A module's own tables on this store's connection (the batch ledger, the live turns): `init`
+   * creates what it needs (CREATE TABLE IF NOT EXISTS …) and returns its prepared statements, once
+   * per store and module. Kept here, not in this class, so each concept stays in its own file.
+   */
+  extension<T>(name: string, init: (db: Database.Database, readonly: boolean) => T): T {
+    let ext = this.extensions.get(name) as T | undefined;
+    if (ext === undefined) {
+      ext = init(this.db, this.db.readonly);
+      this.extensions.set(name, ext);
+    }
+    return ext;
   }
 
   close(): void {
