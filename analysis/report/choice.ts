@@ -2,7 +2,7 @@
 import type { AgentChoiceAnalysis, ChoiceAnalysis } from "../choice/index.ts";
 import { coefficient, LOCKED_FIT_LABEL } from "../choice/index.ts";
 import type { LogitFit } from "../logit/index.ts";
-import { intervalChart, labelledScatter, lineChart } from "./charts.ts";
+import { intervalChart, labelledScatter, panelChart, wrapLabel } from "./charts.ts";
 import { dollars, fixed, percent, pValue, sig, stars } from "./format.ts";
 import { markdownTable } from "./markdown.ts";
 import type { VegaLiteSpec } from "./svg.ts";
@@ -176,18 +176,55 @@ export interface Figure {
   spec: VegaLiteSpec;
 }
 
-/** Price-decile utility curves, the price–quality map, and the WTP ranking with intervals. */
-export function choiceFigures(analysis: ChoiceAnalysis, suffix = ""): Figure[] {
-  const engaged = analysis.agents.filter((a) => a.binary);
-  const curves = engaged.flatMap((a) => {
+export interface FigureOptions {
+  /** Display names of agents (e.g. "GPT-5.4" for pricebench:gpt-5_4); others show their id. */
+  names?: Readonly<Record<string, string>>;
+  /** The user's own models: highlighted in every figure, placed first. */
+  highlight?: ReadonlySet<string>;
+}
+
+/**
+ * Price-decile utility curves (one panel per engaged agent), the price–quality map (labels that do
+ * not collide, iso-WTP guides) and the WTP ranking with intervals. Position-locked agents are left
+ * out (a locked fit is not a preference); the user's own models are highlighted.
+ */
+export function choiceFigures(analysis: ChoiceAnalysis, suffix = "", opts: FigureOptions = {}): Figure[] {
+  const highlight = opts.highlight ?? new Set<string>();
+  const yours = (agent: string) => highlight.has(agent);
+  const nameOf = (agent: string) => `${opts.names?.[agent] ?? agent}${yours(agent) ? " (yours)" : ""}`;
+  const engaged = analysis.agents.filter((a) => a.status === "engaged" && a.binary);
+  const locked = analysis.agents.filter((a) => a.status === "locked").length;
+  const lnp = (a: AgentChoiceAnalysis) => coefficient(a.binary!.log, "lnPrice")?.estimate ?? 0;
+  const byPrice = [...engaged].sort(
+    (a, b) => Number(yours(b.agent)) - Number(yours(a.agent)) || lnp(a) - lnp(b),
+  );
+  const panelOf = (agent: string) => wrapLabel(nameOf(agent), 22).join("|");
+  const curveOf = (a: AgentChoiceAnalysis) => {
     const fit = a.binary!.deciles;
     if (fit.status !== "ok") return [];
     return analysis.decileMedians.map((x, d) => ({
-      series: a.agent,
       x,
       y: d === 0 ? 0 : (coefficient(fit, `priceD${d + 1}`)?.estimate ?? Number.NaN),
     }));
-  });
+  };
+  const reference = byPrice.find((a) => yours(a.agent));
+  const referenceCurve = reference ? curveOf(reference) : [];
+  const withCurves = byPrice.filter((a) => curveOf(a).length > 0);
+  const curves = withCurves.flatMap((a) => [
+    ...curveOf(a).map((p) => ({
+      panel: panelOf(a.agent),
+      ...p,
+      role: "own" as const,
+      highlight: yours(a.agent),
+    })),
+    ...(reference && a !== reference
+      ? referenceCurve.map((p) => ({ panel: panelOf(a.agent), ...p, role: "reference" as const }))
+      : []),
+  ]);
+  const notShown =
+    locked > 0
+      ? ` ${locked} position-locked agent${locked === 1 ? "" : "s"} not shown (not a preference).`
+      : "";
   const map = engaged.flatMap((a) => {
     const p = coefficient(a.binary!.log, "lnPrice");
     const r = coefficient(a.binary!.log, "review");
@@ -196,8 +233,10 @@ export function choiceFigures(analysis: ChoiceAnalysis, suffix = ""): Figure[] {
           {
             x: p.estimate,
             y: r.estimate,
-            label: `${a.agent} ${dollars(a.wtp?.log?.estimate, false)}`,
-            group: a.wellIdentified ? "well identified" : "weak",
+            // A WTP needs a price weight below zero; otherwise say why there is none.
+            label: `${nameOf(a.agent)} ${p.estimate < 0 ? dollars(a.wtp?.log?.estimate, false) : "(β ln p ≥ 0)"}`,
+            group: a.wellIdentified ? "well identified" : "weak (p ≥ 0.001)",
+            highlight: yours(a.agent),
           },
         ]
       : [];
@@ -207,39 +246,69 @@ export function choiceFigures(analysis: ChoiceAnalysis, suffix = ""): Figure[] {
     if (!w || !a.wellIdentified) return [];
     const boot = analysis.bootstrap?.agents.find((b) => b.agent === a.agent)?.wtpLog;
     return [
-      { label: a.agent, estimate: w.estimate, low: boot?.low ?? w.ciLow, high: boot?.high ?? w.ciHigh },
+      {
+        label: nameOf(a.agent),
+        estimate: w.estimate,
+        low: boot?.low ?? w.ciLow,
+        high: boot?.high ?? w.ciHigh,
+        highlight: yours(a.agent),
+        valueLabel: dollars(w.estimate, false),
+      },
     ];
   });
   const ref = dollars(analysis.referencePrice, false);
+  const interval = analysis.bootstrap
+    ? `${Math.round(analysis.bootstrap.level * 100)}% pair-clustered bootstrap intervals, ${analysis.bootstrap.draws} draws`
+    : "95% delta-method intervals";
+  const prices = analysis.decileMedians.filter(Number.isFinite);
+  const logScale = ranking.every((r) => r.low > 0 && r.estimate > 0);
+  const ticks = [50, 100, 200, 400, 800, 1600].filter(
+    (t) => prices.length > 0 && t >= Math.min(...prices) * 0.8 && t <= Math.max(...prices) * 1.25,
+  );
+  const guides = [100, 250, 500, 1000].map((w) => ({
+    slope: -w / analysis.referencePrice,
+    label: `${dollars(w, false)}`,
+  }));
   return [
     {
       file: `decile-curves${suffix}.svg`,
       title: "Price-decile utility curves",
-      spec: lineChart({
-        title: "Utility by price decile (D1 = 0)",
+      spec: panelChart({
+        title: "Utility by price decile, relative to the cheapest (D1 = 0)",
+        subtitle: [
+          `One panel per engaged agent, most price-sensitive first (by β ln p); shared axes; pooled decile cut points.`,
+          `${reference ? `Dashed orange in every panel: ${nameOf(reference.agent)}.` : ""}${notShown}`,
+        ].filter((l) => l.trim() !== ""),
         points: curves,
-        xTitle: "median price in decile ($, log scale)",
-        yTitle: "utility relative to D1",
+        panels: withCurves.map((a) => panelOf(a.agent)),
+        xTitle: "median price in decile",
+        yTitle: "utility vs D1",
         logX: true,
+        xTicks: ticks,
       }),
     },
     {
       file: `price-quality-map${suffix}.svg`,
       title: "Price–quality map",
       spec: labelledScatter({
-        title: `Price vs quality weights (labels: WTP per review point at ${ref})`,
+        title: `Price vs quality weights; labels: WTP per review point at ${ref}`,
+        subtitle: `Dashed rays: equal WTP per review point (β review = −β ln p × WTP / ${ref}).${notShown}`,
         points: map,
-        xTitle: "β ln price",
-        yTitle: "β review score (per point)",
+        xTitle: "β ln price (more negative: more price-sensitive)",
+        yTitle: "β review score (per point on the 0–10 scale)",
+        guides,
+        groups: ["well identified", "weak (p ≥ 0.001)"],
       }),
     },
     {
       file: `wtp-ranking${suffix}.svg`,
       title: "WTP ranking",
       spec: intervalChart({
-        title: `WTP per review point at ${ref} (${analysis.bootstrap ? "bootstrap" : "delta-method"} intervals)`,
+        title: `WTP per review point at ${ref}, ${ranking.length} well-identified agents`,
+        subtitle: `${interval}${logScale ? "; log scale" : ""}.`,
         rows: ranking,
-        xTitle: "dollars per review-score point",
+        xTitle: `dollars per review-score point${logScale ? " (log scale)" : ""}`,
+        logX: logScale,
       }),
     },
   ];

@@ -284,10 +284,15 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
         analysis: analyzeChoice(trials, { ...common, convention: REFERENCE_CONVENTION }),
       });
     }
+    // Beside imported models, the user's own are the ones to find at a glance.
+    const figureOptions = {
+      names: gathered.displayNames,
+      highlight: new Set(imported.size > 0 ? agents.filter((a) => !imported.has(a)) : []),
+    };
     const figures = o.report
       ? await Promise.all(
           analyses.flatMap(({ key, analysis }) =>
-            choiceFigures(analysis, key === "default" ? "" : `-${key}`).map(async (f) => ({
+            choiceFigures(analysis, key === "default" ? "" : `-${key}`, figureOptions).map(async (f) => ({
               ...f,
               svg: await renderSvg(f.spec),
             })),
