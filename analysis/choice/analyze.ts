@@ -62,7 +62,7 @@ export interface AgentChoiceAnalysis {
   /** β_ln p and β_review both significant at `wellIdentifiedAlpha`: in the WTP ranking and spread. */
   wellIdentified: boolean;
   brand: BrandPremiums | null;
-  /** Conditional logits with slot constants on the ternary and on the five-option tasks. */
+  /** Conditional logits on the ternary (slot constants per the convention) and five-option tasks (with them). */
   ternary: ConditionalForms | null;
   five: ConditionalForms | null;
   /** Five-option choices predicted by the binary log-form utilities. */
@@ -151,7 +151,10 @@ function analyzeAgent(
       neighborhoods: opts.neighborhoodControls,
     });
   }
-  result.ternary = fitConditionalForms(trials.filter((t) => t.kind === "ternary"));
+  result.ternary = fitConditionalForms(
+    trials.filter((t) => t.kind === "ternary"),
+    opts.convention.ternarySlotConstants,
+  );
   const five = trials.filter((t) => t.kind === "five");
   result.five = fitConditionalForms(five);
   if (result.binary && five.length > 0)

@@ -58,7 +58,10 @@ export function outOfSampleHitRate(
 
 export interface FormatAgreement {
   agents: string[];
-  /** Spearman's ρ across agents between the binary and the ternary price coefficients. */
+  /**
+   * Spearman's ρ across agents between the binary and the ternary price sensitivities |β| (the
+   * ranking the paper compares; its figure code ranks absolute values too).
+   */
   spearmanLog: number | null;
   spearmanLinear: number | null;
 }
@@ -75,7 +78,7 @@ export function formatAgreement(
 ): FormatAgreement {
   const rho = (a: number[], b: number[]) => {
     if (a.length < 3) return null;
-    const r = spearman(a, b);
+    const r = spearman(a.map(Math.abs), b.map(Math.abs));
     return Number.isFinite(r) ? r : null;
   };
   return {

@@ -56,6 +56,11 @@ export interface ChoiceConvention {
    * the paper describes) or the binary ones alone (the reference's brand script).
    */
   brandDeciles: "pooled" | "binary";
+  /**
+   * Slot constants in the ternary conditional logit: bazaar's default absorbs position effects
+   * there; the reference's ternary.py fits attributes only (its personality_ternary.csv).
+   */
+  ternarySlotConstants: boolean;
   /** A short label a table can print, e.g. "default: first-shown form, non-responses dropped". */
   label: string;
 }
@@ -66,6 +71,7 @@ export const DEFAULT_CONVENTION: ChoiceConvention = {
   lockedAgents: "skip",
   triageCountsUnmatched: false,
   brandDeciles: "pooled",
+  ternarySlotConstants: true,
   label: "default: first-shown form (first − second), non-responses dropped",
 };
 
@@ -75,6 +81,7 @@ export const REFERENCE_CONVENTION: ChoiceConvention = {
   lockedAgents: "fit",
   triageCountsUnmatched: true,
   brandDeciles: "binary",
+  ternarySlotConstants: false,
   label: 'PriceBench reference: label form (A − B), every non-"A" binary answer coded "B"',
 };
 

@@ -213,15 +213,19 @@ describe("other pieces", () => {
       formatAgreement([{ agent: "a", binaryLog: 1, ternaryLog: 1, binaryLinear: 1, ternaryLinear: 1 }])
         .spearmanLog,
     ).toBeNull();
+    // Ranks of the price sensitivities |β|, as the reference's figure code: the sign does not count.
     const rows = [1, 2, 3, 4].map((v) => ({
       agent: `a${v}`,
-      binaryLog: v,
-      ternaryLog: v * v,
+      binaryLog: -v,
+      ternaryLog: -v * v,
       binaryLinear: v,
-      ternaryLinear: -v,
+      ternaryLinear: -1 / v,
     }));
     expect(formatAgreement(rows).spearmanLog).toBeCloseTo(1, 12);
     expect(formatAgreement(rows).spearmanLinear).toBeCloseTo(-1, 12);
+    // A sign change moves a model's sensitivity rank only through |β| (Gemma3 1B's +0.13).
+    const flipped = rows.map((r, i) => (i === 0 ? { ...r, binaryLog: 0.5 } : r));
+    expect(formatAgreement(flipped).spearmanLog).toBeCloseTo(1, 12);
     const rng = createRng(1);
     expect(providerBrandTest([{ provider: "x", premiums: [1, 2, 3] }], rng)).toBeNull();
     const agents = [

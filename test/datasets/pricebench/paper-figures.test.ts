@@ -148,6 +148,13 @@ describe.skipIf(!exists)(
       expect(m.claimedLostBh).toBe(0);
     });
 
+    it("binary vs ternary price sensitivity over the 22 engaged models with ternary answers: Spearman ρ 0.88 (log) and 0.90 (linear)", () => {
+      const fa = a.formatAgreement;
+      expect(fa.agents).toHaveLength(22); // Claude Haiku 4.5 ran the binary tasks only
+      expect(fa.spearmanLog!.toFixed(2)).toBe("0.88");
+      expect(fa.spearmanLinear!.toFixed(2)).toBe("0.90");
+    });
+
     it("bootstrap (500 shared draws over 450 pairs): rank correlations 0.996 and 0.991; spread interval [11.7×, 23.7×]; 148 of 190 WTP pairs separable", () => {
       const boot = a.bootstrap!;
       expect(boot.draws).toBe(500);

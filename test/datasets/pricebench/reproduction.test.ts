@@ -265,6 +265,8 @@ describe.skipIf(!exists)("PriceBench reproduction (the 28 released response sets
         expectNear(c.se, tern.b_logp_se, `${model} ternary se`, 1e-3);
         expectNear(fit.status === "ok" ? fit.logLik : Number.NaN, tern.llf_log, `${model} ternary llf`, 1e-7);
         expect(fit.status === "ok" && fit.logLik >= Number(tern.llf_log) - 1e-9, model).toBe(true);
+        // The analysis's own ternary fit in the reference convention is this one (no slot constants).
+        expect(coef(agentOf(model).ternary!.log, "lnPrice").estimate, model).toBe(c.estimate);
       }
       const rows = decile.filter((r) => r.model === NAMES[model] && r.decile !== "1");
       // Ternary and decile fits exist for the engaged models (Claude Haiku 4.5 ran binary tasks only).
