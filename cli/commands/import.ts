@@ -41,11 +41,19 @@ export function registerImport(program: Command, out: Output): void {
         ),
       );
       for (const r of result.runs)
-        for (const o of r.oddRows) out.log(`set apart in ${o.file}: ${o.rows} — ${o.why}`);
+        for (const o of r.oddRows)
+          out.log(
+            `set apart in ${o.file}: ${o.rows} — ${o.why}; kept out of every fit, counted only by the reference convention's triage (as the release's triage counts them)`,
+          );
       const first = result.runs[0]?.runId;
       if (first)
         out.log(
-          `\nanalyze one model: bazaar analyze ${first} --store ${o.store}\nall of them together: bazaar analyze ${first} --with-runs 'pricebench-*' --store ${o.store}`,
+          [
+            "",
+            `analyze one model: bazaar analyze ${first} --store ${o.store}`,
+            `all of them together: bazaar analyze ${first} --with-runs 'pricebench-*' --store ${o.store}`,
+            `your model on the same tasks: bazaar run choice --tasks ${dir} --agent <agent> --store ${o.store}, then analyze its run --with-runs 'pricebench-*'`,
+          ].join("\n"),
         );
     });
 }
