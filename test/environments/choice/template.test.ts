@@ -115,6 +115,38 @@ describe("prompt templates", () => {
     expect(templateReask(t, ["A", "B"], "plain")).toBe("Please reply with only one letter: A or B.");
   });
 
+  it("the README's example parses and renders", () => {
+    const t = parsePromptTemplate(
+      [
+        "# my-prompt.txt",
+        "[system]",
+        "You are the booking assistant of Acme Travel.",
+        "[user]",
+        "Our client needs one night in New York. Here are {{count}} options:",
+        "",
+        "{{cards}}",
+        "",
+        "Answer with the letter of the option you book ({{letters}}).",
+        "[card]",
+        "{{letter}}. {{name}} ({{stars}}★, {{neighborhood}}) — {{price}} per night, rated {{rating}} by {{reviews}} guests; free cancellation: {{free_cancellation}}; breakfast: {{breakfast}}",
+      ].join("\n"),
+      "my-prompt.txt",
+    );
+    const [system, user] = renderTemplateMessages(t, [POD, COURTYARD]);
+    expect(system!.content).toBe("You are the booking assistant of Acme Travel.");
+    expect(user!.content).toBe(
+      [
+        "Our client needs one night in New York. Here are 2 options:",
+        "",
+        "A. Pod 51 (2★, Midtown East) — $89 per night, rated 7.8 by 5,602 guests; free cancellation: No; breakfast: No",
+        "",
+        "B. Courtyard by Marriott Manhattan/Central Park (3★, Midtown West) — $1,249 per night, rated 9.0 by 12 guests; free cancellation: Yes; breakfast: Yes",
+        "",
+        "Answer with the letter of the option you book (A or B).",
+      ].join("\n"),
+    );
+  });
+
   it("mistakes are UserErrors naming the file and line", () => {
     const cases: [string, RegExp][] = [
       ["[user]\nno cards here\n", /t\.txt, line 1: \[user\] must hold \{\{cards\}\}/],
