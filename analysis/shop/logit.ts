@@ -21,11 +21,20 @@ import { fitConditionalLogit, type LogitFit, type LogitFitOk } from "../logit/in
 import { type Interval, normalQuantile, percentileInterval } from "../stats/index.ts";
 import type { ShopEpisode } from "./records.ts";
 
+/**
+ * A covariate enters the fit only if its value differs among the alternatives of at least this many
+ * choice situations: one that varies in a handful (a later page reached in 4 of 135 episodes) is
+ * all but unidentified — it tends to separate and would take every other estimate down with it.
+ */
+export const MIN_VARYING_SITUATIONS = 10;
+
 export interface ShopChoiceData {
-  /** Covariates kept (those varying within at least one choice situation), in SHOP_COVARIATES order. */
+  /** Covariates kept, in SHOP_COVARIATES order. */
   names: ShopCovariate[];
-  /** Covariates left out because no situation's alternatives differ in them. */
+  /** Covariates left out: varying within fewer than MIN_VARYING_SITUATIONS choice situations. */
   dropped: ShopCovariate[];
+  /** Per covariate (SHOP_COVARIATES order), the situations whose alternatives differ in it. */
+  varying: Record<ShopCovariate, number>;
   alternatives: number[][][];
   chosen: number[];
   /** The task of each situation (the cluster of the SEs and the bootstrap). */
@@ -41,7 +50,10 @@ export interface ShopChoiceData {
 }
 
 /** The choice situations of a set of episodes: one per admissible booking with ≥ 2 admissible shown. */
-export function shopChoiceData(episodes: readonly ShopEpisode[]): ShopChoiceData {
+export function shopChoiceData(
+  episodes: readonly ShopEpisode[],
+  minVarying = MIN_VARYING_SITUATIONS,
+): ShopChoiceData {
   const rows: number[][][] = [];
   const chosen: number[] = [];
   const clusters: string[] = [];
@@ -78,13 +90,19 @@ export function shopChoiceData(episodes: readonly ShopEpisode[]): ShopChoiceData
     chosen.push(set.findIndex((s) => s.id === e.booked!.id));
     clusters.push(e.taskId);
   }
-  const varies = SHOP_COVARIATES.map((_, j) =>
-    rows.some((alts) => alts.some((r) => (r[j] as number) !== (alts[0]![j] as number))),
+  const counts = SHOP_COVARIATES.map(
+    (_, j) => rows.filter((alts) => alts.some((r) => (r[j] as number) !== (alts[0]![j] as number))).length,
   );
-  const keep = SHOP_COVARIATES.map((_, j) => j).filter((j) => varies[j]);
+  const keep = SHOP_COVARIATES.map((_, j) => j).filter(
+    (j) => (counts[j] as number) >= Math.max(1, minVarying),
+  );
   return {
     names: keep.map((j) => SHOP_COVARIATES[j]!),
-    dropped: SHOP_COVARIATES.filter((_, j) => !varies[j]),
+    dropped: SHOP_COVARIATES.filter((_, j) => !keep.includes(j)),
+    varying: Object.fromEntries(SHOP_COVARIATES.map((n, j) => [n, counts[j]!])) as Record<
+      ShopCovariate,
+      number
+    >,
     alternatives: rows.map((alts) => alts.map((r) => keep.map((j) => r[j] as number))),
     chosen,
     clusters,
@@ -198,6 +216,7 @@ export type ShopLogit =
       tasks: number;
       names: ShopCovariate[];
       dropped: ShopCovariate[];
+      varying: ShopChoiceData["varying"];
       excluded: ShopChoiceData["excluded"];
       fit: LogitFitOk;
       referencePrice: number;
@@ -211,10 +230,13 @@ export type ShopLogit =
     }
   | {
       status: "not-identified" | "no-data";
+      /** A few words for a table cell ("complete separation"). */
+      problem: string;
       situations: number;
       tasks: number;
       names: ShopCovariate[];
       dropped: ShopCovariate[];
+      varying: ShopChoiceData["varying"];
       excluded: ShopChoiceData["excluded"];
       reason: string;
       fit: LogitFit | null;
@@ -274,16 +296,18 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
     tasks,
     names: data.names,
     dropped: data.dropped,
+    varying: data.varying,
     excluded: data.excluded,
   };
   if (data.chosen.length === 0 || data.names.length === 0) {
     return {
       ...base,
       status: "no-data",
+      problem: data.chosen.length === 0 ? "no choice sets" : "no covariate varies",
       reason:
         data.chosen.length === 0
           ? "no episode booked an admissible listing with another admissible listing shown beside it"
-          : "the admissible listings shown never differ in any covariate",
+          : `no covariate differs among the admissible listings of ${MIN_VARYING_SITUATIONS} or more choice sets`,
       fit: null,
     };
   }
@@ -291,7 +315,8 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
     return {
       ...base,
       status: "no-data",
-      reason: "prices never differ within a choice set: nothing to price in dollars",
+      problem: "too little price variation",
+      reason: `prices differ within only ${data.varying.lnPrice} choice sets (fewer than ${MIN_VARYING_SITUATIONS}): nothing to price in dollars`,
       fit: null,
     };
   }
@@ -299,7 +324,14 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
     { alternatives: data.alternatives, chosen: data.chosen, names: data.names, clusters: data.clusters },
     { level: opts.level },
   );
-  if (fit.status !== "ok") return { ...base, status: "not-identified", reason: fit.reason, fit };
+  if (fit.status !== "ok")
+    return {
+      ...base,
+      status: "not-identified",
+      problem: fit.problem.replaceAll("-", " "),
+      reason: fit.reason,
+      fit,
+    };
   const { treatments, ranks } = targets(fit.names);
   const all = [...treatments, ...ranks];
   const pes = all.map((t) => deltaPe(fit, t, opts.referencePrice));

@@ -2,6 +2,7 @@ import { bargainAnalyzer } from "./bargain.ts";
 import { choiceAnalyzer } from "./choice.ts";
 import { cueAnalyzer } from "./cue.ts";
 import { elicitAnalyzer } from "./elicit.ts";
+import { shopAnalyzer } from "./shop.ts";
 import type { EnvironmentAnalyzer } from "./types.ts";
 
 /** Every environment's analyzer; an environment adds its analyzer here (one import, one entry). */
@@ -10,6 +11,7 @@ export const ANALYZERS: readonly EnvironmentAnalyzer[] = [
   elicitAnalyzer,
   bargainAnalyzer,
   cueAnalyzer,
+  shopAnalyzer,
 ];
 
 export type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";

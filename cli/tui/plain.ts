@@ -4,6 +4,7 @@
  */
 import { clip, count, duration, pct, tokens, usd } from "./format.ts";
 import type { EpisodeModel, EpisodeSummary, StatsView } from "./records/index.ts";
+import { shopPlainLines } from "./records/shop.ts";
 import type { AgentRow, DashboardView } from "./state/dashboard.ts";
 
 export function plainProgressLine(v: DashboardView): string {
@@ -73,6 +74,9 @@ export function plainEpisode(m: EpisodeModel): string[] {
     case "elicit":
       out.push(`${m.group} · query ${m.queryId} (${m.queryType})`, ...m.question);
       out.push(`answer: ${m.raw}`, `parsed number: ${m.value === null ? "none" : usd(m.value)}`);
+      break;
+    case "shop":
+      out.push(...shopPlainLines(m));
       break;
     default:
       if (m.note) out.push(`(no ${m.env} view for this record: ${m.note})`);

@@ -9,6 +9,7 @@ import { ChoiceEpisode } from "./ChoiceEpisode.tsx";
 import { CueEpisode } from "./CueEpisode.tsx";
 import { ElicitEpisode } from "./ElicitEpisode.tsx";
 import { GenericEpisode } from "./GenericEpisode.tsx";
+import { ShopEpisode } from "./ShopEpisode.tsx";
 
 export interface EpisodeViewProps {
   model: EpisodeModel;
@@ -37,6 +38,8 @@ export function EpisodeView({ model, step, width, height, compact, status }: Epi
         <CueEpisode model={model} step={step} width={width} height={body} />
       ) : model.kind === "elicit" ? (
         <ElicitEpisode model={model} width={width} height={body} />
+      ) : model.kind === "shop" ? (
+        <ShopEpisode model={model} step={step} width={width} height={body} />
       ) : (
         <GenericEpisode model={model} width={width} height={body} />
       )}

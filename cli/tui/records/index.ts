@@ -3,6 +3,7 @@ import { type ChoiceEpisodeModel, choiceAdapter } from "./choice.ts";
 import { type CueEpisodeModel, cueAdapter } from "./cue.ts";
 import { type ElicitEpisodeModel, elicitAdapter } from "./elicit.ts";
 import { type GenericEpisodeModel, genericAdapter, genericModel } from "./generic.ts";
+import { type ShopEpisodeModel, shopAdapter } from "./shop.ts";
 import type { EnvAdapter, EpisodeBase, EpisodeSummary, TrialRecord } from "./types.ts";
 
 export type EpisodeModel =
@@ -10,6 +11,7 @@ export type EpisodeModel =
   | BargainEpisodeModel
   | CueEpisodeModel
   | ElicitEpisodeModel
+  | ShopEpisodeModel
   | GenericEpisodeModel;
 
 // biome-ignore lint/suspicious/noExplicitAny: one table holds every environment's adapter
@@ -21,6 +23,7 @@ export const ADAPTERS: Readonly<Record<string, AnyAdapter>> = {
   bargain: bargainAdapter,
   cue: cueAdapter,
   elicit: elicitAdapter,
+  shop: shopAdapter,
 };
 
 export function adapterFor(env: string): AnyAdapter {
@@ -43,6 +46,7 @@ export type { ChoiceCard, ChoiceEpisodeModel } from "./choice.ts";
 export type { CueCard, CueEpisodeModel } from "./cue.ts";
 export type { ElicitEpisodeModel } from "./elicit.ts";
 export type { GenericEpisodeModel } from "./generic.ts";
+export type { ShopCallLine, ShopEpisodeModel } from "./shop.ts";
 export type {
   EnvAdapter,
   EpisodeSummary,

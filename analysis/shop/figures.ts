@@ -1,0 +1,86 @@
+/**
+ * The shop report's figures as Vega-Lite specs (rendered by analysis/report's `renderSvg`): the
+ * rank-effect curve in dollars, the funnel by rank, the pass^k curve, and the tags' price-equivalents.
+ */
+import { intervalChart, type LinePoint, lineChart } from "../report/charts.ts";
+import type { VegaLiteSpec } from "../report/svg.ts";
+import type { ShopAnalysis } from "./analyze.ts";
+
+export interface ShopFigure {
+  file: string;
+  title: string;
+  spec: VegaLiteSpec;
+}
+
+export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
+  const rankPoints: LinePoint[] = [];
+  const funnelPoints: LinePoint[] = [];
+  const passPoints: LinePoint[] = [];
+  const tagRows: { label: string; estimate: number; low?: number; high?: number }[] = [];
+  const rankOf = (name: string) => (name === "rank6plus" ? 6 : Number(name.slice(4)));
+  for (const a of analysis.agents) {
+    if (a.logit.status === "ok") {
+      rankPoints.push({ series: a.agent, x: 1, y: 0 });
+      for (const r of a.logit.rankCurve)
+        rankPoints.push({ series: a.agent, x: rankOf(r.name), y: r.dollars, low: r.low, high: r.high });
+      for (const p of a.logit.priceEquivalents)
+        tagRows.push({ label: `${a.agent}: ${p.label}`, estimate: p.dollars, low: p.low, high: p.high });
+    }
+    for (const r of a.funnel.byRank)
+      if (r.rate !== null) funnelPoints.push({ series: a.agent, x: r.rank, y: r.rate });
+    for (const p of a.passK)
+      passPoints.push({
+        series: a.agent,
+        x: p.k,
+        y: p.estimate,
+        low: p.low ?? undefined,
+        high: p.high ?? undefined,
+      });
+  }
+  const price = `$${analysis.referencePrice}`;
+  const out: ShopFigure[] = [];
+  if (rankPoints.length > 0)
+    out.push({
+      file: "shop-rank-effect.svg",
+      title: `Rank effect in dollars (vs rank 1, at ${price} a night)`,
+      spec: lineChart({
+        title: `Rank effect in dollars (vs rank 1, at ${price} a night)`,
+        points: rankPoints,
+        xTitle: "position on the page (6 = 6 and below)",
+        yTitle: "dollar equivalent",
+      }),
+    });
+  if (funnelPoints.length > 0)
+    out.push({
+      file: "shop-funnel.svg",
+      title: "P(viewed | shown) by position on the page",
+      spec: lineChart({
+        title: "P(viewed | shown) by position on the page",
+        points: funnelPoints,
+        xTitle: "position on the page",
+        yTitle: "share opened",
+      }),
+    });
+  if (passPoints.length > 0)
+    out.push({
+      file: "shop-pass-k.svg",
+      title: "pass^k: all k trials of a task succeed",
+      spec: lineChart({
+        title: "pass^k: all k trials of a task succeed",
+        points: passPoints,
+        xTitle: "k",
+        yTitle: "pass^k",
+      }),
+    });
+  if (tagRows.length > 0)
+    out.push({
+      file: "shop-price-equivalents.svg",
+      title: `Price-equivalents of tags and position (at ${price})`,
+      spec: intervalChart({
+        title: `Price-equivalents of tags and position (at ${price})`,
+        rows: tagRows,
+        xTitle: "dollars",
+      }),
+    });
+  return out;
+}

@@ -1,0 +1,146 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { DEFAULT_REFERENCE_PRICE } from "../../analysis/choice/wtp.ts";
+import { dollars, percent } from "../../analysis/report/format.ts";
+import { markdownDocument, markdownTable, renderSvg } from "../../analysis/report/index.ts";
+import {
+  analyzeShop,
+  type ShopAnalysis,
+  shareCell,
+  shopEpisodesFromRecords,
+  shopFigures,
+  shopTables,
+} from "../../analysis/shop/index.ts";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { addOrShareOption, nonNegativeInt, parseOption } from "../options.ts";
+import { renderTable } from "../table.ts";
+import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
+
+export const DEFAULT_SHOP_DRAWS = 200;
+const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
+
+/**
+ * Per agent: task success with its interval, pass^k at the most trials every task has, correct
+ * give-ups, the share of bookings that broke a constraint, calls per episode, and the dollar
+ * equivalents of rank 1 and of the sponsored tag — what `bazaar run shop` ends with.
+ */
+export function shopHeadline(a: ShopAnalysis): Headline {
+  const agents = a.agents.map((g) => {
+    const top = g.passK.at(-1) ?? null;
+    const pe = (name: string) => {
+      const p = g.logit.status === "ok" ? g.logit.priceEquivalents.find((x) => x.name === name) : undefined;
+      return p ? { dollars: p.dollars, low: p.low, high: p.high } : null;
+    };
+    const booked = g.outcomes.endReasons.booked;
+    const violating = Object.values(g.outcomes.violations).reduce((s, v) => s + v.hits, 0);
+    return {
+      agent: g.agent,
+      episodes: g.episodes,
+      success: g.outcomes.success,
+      passK: top ? { k: top.k, estimate: top.estimate, low: top.low, high: top.high } : null,
+      correctGiveUp: g.outcomes.correctGiveUp.estimate,
+      violationsPerBooking: booked > 0 ? violating / booked : null,
+      meanCalls: g.behaviour.meanCalls,
+      rank1: pe("rank1"),
+      sponsored: pe("sponsored"),
+    };
+  });
+  const money = (p: { dollars: number; low: number; high: number } | null) =>
+    p ? `${dollars(p.dollars, false)} [${dollars(p.low, false)}, ${dollars(p.high, false)}]` : "–";
+  const lines = [
+    `shop, ${a.episodes.toLocaleString("en-US")} episodes (price-equivalents at ${dollars(a.referencePrice, false)} a night, 95% intervals):`,
+    ...renderTable(
+      [
+        "agent",
+        "episodes",
+        "success",
+        "pass^k",
+        "correct give-up",
+        "violations / booking",
+        "calls",
+        "rank 1 (vs 2)",
+        "sponsored tag",
+      ],
+      agents.map((g) => [
+        g.agent,
+        String(g.episodes),
+        shareCell(g.success),
+        g.passK ? `k=${g.passK.k}: ${percent(g.passK.estimate)}` : "–",
+        percent(g.correctGiveUp),
+        g.violationsPerBooking === null ? "–" : g.violationsPerBooking.toFixed(2),
+        g.meanCalls.toFixed(1),
+        money(g.rank1),
+        money(g.sponsored),
+      ]),
+    ).split("\n"),
+  ];
+  return { lines, json: { referencePrice: a.referencePrice, agents } };
+}
+
+/** `bazaar analyze <run>` for shop runs. */
+export const shopAnalyzer: EnvironmentAnalyzer = {
+  env: "shop",
+  addOptions(cmd) {
+    addOrShareOption(
+      cmd,
+      "--bootstrap <B>",
+      `shop: task-bootstrap draws for pass^k and the price-equivalents (default ${DEFAULT_SHOP_DRAWS}; 0 skips)`,
+    );
+    addOrShareOption(
+      cmd,
+      "--bootstrap-seed <seed>",
+      "shop: seed of the bootstrap draws (default bazaar-shop)",
+    );
+    addOrShareOption(
+      cmd,
+      "--reference-price <dollars>",
+      `shop: nightly price the dollar equivalents are at (default ${DEFAULT_REFERENCE_PRICE})`,
+    );
+    return cmd;
+  },
+  async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
+    const o = input.options;
+    const draws =
+      o.bootstrap === undefined ? DEFAULT_SHOP_DRAWS : parseOption("bootstrap", nonNegativeInt, o.bootstrap);
+    const referencePrice =
+      o.referencePrice === undefined
+        ? DEFAULT_REFERENCE_PRICE
+        : parseOption("reference-price", positiveDollars, o.referencePrice);
+    const seed = typeof o.bootstrapSeed === "string" ? o.bootstrapSeed : "bazaar-shop";
+    const episodes = shopEpisodesFromRecords(input.records());
+    if (episodes.length === 0)
+      throw new UserError(`run ${input.run.id} has no stored episodes yet`, "run it first");
+    const analysis = analyzeShop(episodes, { draws, seed, referencePrice });
+    const tables = shopTables(analysis);
+    const intro = `run ${input.run.id}: ${analysis.episodes} episodes, agents ${analysis.agents.map((a) => a.agent).join(", ")}`;
+    const text = [
+      intro,
+      ...tables.map((t) => `\n${t.title}\n${renderTable(t.header, t.rows)}${t.note ? `\n${t.note}` : ""}`),
+    ].join("\n");
+    const figures = o.report
+      ? await Promise.all(shopFigures(analysis).map(async (f) => ({ ...f, svg: await renderSvg(f.spec) })))
+      : [];
+    return {
+      headline: shopHeadline(analysis),
+      json: { run: input.run.id, env: "shop", ...analysis },
+      text,
+      writeReport(dir: string): string[] {
+        const sections = [
+          { heading: "Figures", body: figures.map((f) => `![${f.title}](${f.file})`) },
+          ...tables.map((t) => ({
+            heading: t.title,
+            body: [markdownTable(t.header, t.rows), ...(t.note ? [t.note] : [])],
+          })),
+        ];
+        const md = markdownDocument(`Shop run ${input.run.id}`, [
+          { heading: "Run", body: [intro] },
+          ...sections,
+        ]);
+        for (const f of figures) writeFileSync(path.join(dir, f.file), f.svg);
+        writeFileSync(path.join(dir, "shop-report.md"), md);
+        return ["shop-report.md", ...figures.map((f) => f.file)];
+      },
+    };
+  },
+};
