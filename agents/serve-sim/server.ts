@@ -8,12 +8,14 @@
  *   GET  /v1/models/<id>         one of them, or 404
  *   POST /v1/chat/completions    a text reply or a `choose` tool call, OpenAI wire format
  *   GET  /_sim/stats             the SimStats counters as JSON
+ *   /v1/files, /v1/batches       the batch API over the same models (`batches.ts`)
  *
  * The Authorization header is accepted and ignored; nothing is logged.
  */
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createBatchApi } from "./batches.ts";
 import { SimModels } from "./decide.ts";
 import { DIALECTS, inDialect } from "./dialects.ts";
 import { type Fault, FaultStream } from "./faults.ts";
@@ -81,8 +83,9 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   const models = new SimModels(seed);
   const started = Math.floor(Date.now() / 1000);
   const modelsBody = modelList(models.names, started);
+  const batchApi = createBatchApi({ models, dialect, seed, options: options.batch });
 
-  const counts: SimStats = {
+  const counts: Omit<SimStats, "batches"> = {
     requests: 0,
     byModel: Object.fromEntries(models.names.map((m) => [m, 0])),
     byOutcome: Object.fromEntries(SIM_OUTCOMES.map((o) => [o, 0])) as Record<SimOutcome, number>,
@@ -249,6 +252,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       return send(res, 401, errorBody(problem(401, message, "invalid_request_error", "invalid_api_key")));
     }
     if (req.method === "POST" && path === "/v1/chat/completions") return onCompletion(req, res);
+    if (batchApi.handle(req, res, path, q < 0 ? "" : url.slice(q + 1))) return;
     req.resume(); // drain any body so the connection can be reused
     if (req.method === "GET" && path === "/v1/models") return send(res, 200, modelsBody);
     if (req.method === "GET" && path.startsWith("/v1/models/")) {
@@ -273,6 +277,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       byModel: { ...counts.byModel },
       byOutcome: { ...counts.byOutcome },
       sent: { ...counts.sent },
+      batches: batchApi.stats(),
     };
   }
 
@@ -298,6 +303,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         timers.clear();
+        batchApi.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

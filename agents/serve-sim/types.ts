@@ -1,3 +1,4 @@
+import type { SimBatchOptions, SimBatchStats } from "./batches.ts";
 import type { Dialect } from "./dialects.ts";
 
 /**
@@ -54,6 +55,8 @@ export interface SimServerOptions {
    * same answers to the same requests, like two replicas of one model snapshot. Default 0.
    */
   seed?: number | string;
+  /** The batch API's completion delay and faults (`batches.ts`). */
+  batch?: SimBatchOptions;
 }
 
 /** How a chat-completion request ended. `bad-request` is a 400/404 the request itself earned. */
@@ -84,6 +87,8 @@ export interface SimStats {
   /** Chat-completion requests being handled right now, and the most at once since the start. */
   inFlight: number;
   maxInFlight: number;
+  /** The batch API's counters: uploads, batches and lines submitted, re-submitted lines, faults. */
+  batches: SimBatchStats;
 }
 
 export interface SimServer {

@@ -22,6 +22,10 @@ interface ServeSimFlags {
   dialect: string;
   dropAttempts: string;
   apiKey?: string;
+  /** The batch API's flags (absent: no delay, no faults). */
+  batchDelayMs?: string;
+  batchFailRate?: string;
+  batchExpire?: string;
 }
 
 const rate = z.coerce
@@ -34,6 +38,14 @@ const port = z.coerce
   .min(0, "expected a port from 0 to 65535")
   .max(65535, "expected a port from 0 to 65535");
 const host = z.string().trim().min(1, "expected a host name or address");
+
+/** `--batch-expire 1,3`: the ordinals of the batches that expire. */
+function ordinals(raw: string | undefined): number[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(",")
+    .map((part) => parseOption("batch-expire", z.coerce.number().int().min(1), part.trim()));
+}
 
 function seedValue(raw: string): number | string {
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
@@ -66,6 +78,11 @@ export function serveSimOptions(o: ServeSimFlags) {
     },
     ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
     dialect: parseOption("dialect", choiceOf(DIALECTS), o.dialect),
+    batch: {
+      delayMs: parseOption("batch-delay-ms", nonNegativeInt, o.batchDelayMs ?? "0"),
+      failRate: parseOption("batch-fail-rate", rate, o.batchFailRate ?? "0"),
+      expire: ordinals(o.batchExpire),
+    },
   };
 }
 
@@ -128,6 +145,16 @@ export function registerServeSim(program: Command, out: Output): void {
       "--dialect <server>",
       `answer with a server's documented quirks: ${DIALECTS.join(", ")} (tool calls as text, reasoning_content, usage missing, object arguments, finish_reason variants)`,
       "openai",
+    )
+    .option("--batch-delay-ms <n>", "batch API: time from creating a batch to its lines being answered", "0")
+    .option(
+      "--batch-fail-rate <p>",
+      "batch API: share of lines answered 500 in the error file (drawn afresh at each submission)",
+      "0",
+    )
+    .option(
+      "--batch-expire <n,…>",
+      "batch API: ordinals of the batches that expire half done (1 = the first batch created)",
     )
     .action(async (o: ServeSimFlags) => {
       const controller = new AbortController();
