@@ -225,7 +225,7 @@ describe("serve-sim's batch faults", () => {
     const failed = await lines(c, first.error_file_id);
     expect(failed.length).toBeGreaterThan(5);
     expect(failed.length).toBeLessThan(35);
-    expect(first.request_counts.failed).toBe(failed.length);
+    expect(first.request_counts?.failed).toBe(failed.length);
     for (const l of failed) expect(l.response.status_code).toBe(500);
     // The failed ones again: some succeed now (a new draw), and the answers are the live ones.
     const again = failed.map((l) => ({
