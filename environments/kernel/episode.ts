@@ -35,6 +35,23 @@ export type EpisodeEvent<Action = unknown> =
   | { type: "act"; role: string; action: Action }
   | { type: "agent.error"; role: string; error: string };
 
+/** One turn as it happened, for live views: who acted on what they saw, and what they did. */
+export interface TurnEvent {
+  /** 1-based, in the order the agents acted. */
+  turn: number;
+  role: string;
+  observation: Observation<unknown>;
+  /** The action taken; absent when the agent failed to act (`error` says why). */
+  action?: unknown;
+  error?: string;
+  usage?: Usage;
+}
+
+/** Who hears of every turn of an episode (a live view, the store's log of turns in flight). */
+export interface EpisodeObserver {
+  onTurn(e: TurnEvent): void;
+}
+
 /**
  * Thrown by `runEpisode` when an agent could not act for a reason outside its answer (an
  * `AgentFailure`): the episode is cut there and has no outcome — it is not a non-response, not an
@@ -99,6 +116,8 @@ export async function runEpisode<Output>(
   input: unknown,
   agents: Readonly<Record<string, Agent<unknown, unknown>>>,
   ctx: AgentContext,
+  /** Told of each turn; without one, the driver does no per-turn work beyond the episode itself. */
+  observer?: EpisodeObserver,
 ): Promise<EpisodeResult<Output>> {
   const scope = inertScope(machine, input);
   let snapshot: AnyMachineSnapshot = machine.getInitialSnapshot(scope, input);
@@ -118,6 +137,13 @@ export async function runEpisode<Output>(
         const acted = await agent.act(turn.observation, ctx);
         if (acted.usage) usage = addUsage(usage, acted.usage);
         event = { type: "act", role: turn.role, action: acted.action };
+        observer?.onTurn({
+          turn: turns + 1,
+          role: turn.role,
+          observation: turn.observation,
+          action: acted.action,
+          ...(acted.usage ? { usage: acted.usage } : {}),
+        });
       } catch (err) {
         if (ctx.signal?.aborted) throw err;
         const failure = failureOf(err);
@@ -131,6 +157,12 @@ export async function runEpisode<Output>(
           role: turn.role,
           error: err instanceof Error ? err.message : String(err),
         };
+        observer?.onTurn({
+          turn: turns + 1,
+          role: turn.role,
+          observation: turn.observation,
+          error: event.error,
+        });
       }
       snapshot = machine.transition(snapshot, event, scope);
     }

@@ -1,6 +1,14 @@
 /** The kernel: what every package stands on, importing nothing of bazaar above it. */
 export type { AnyEnvironment, EnvironmentDef } from "./environment.ts";
-export { type EpisodeEvent, EpisodeFailed, type EpisodeResult, runEpisode, type Turn } from "./episode.ts";
+export {
+  type EpisodeEvent,
+  EpisodeFailed,
+  type EpisodeObserver,
+  type EpisodeResult,
+  runEpisode,
+  type Turn,
+  type TurnEvent,
+} from "./episode.ts";
 export { formatProblem, InvalidFileError, type Problem, UserError } from "./errors.ts";
 export { AgentFailure, type FailureKind, type FailureRecord, failureOf } from "./failures.ts";
 export { canonicalJson, sha256Hex, stableHash } from "./hash.ts";

@@ -1,10 +1,11 @@
 import { setMaxListeners } from "node:events";
-import { EpisodeFailed, runEpisode } from "../kernel/episode.ts";
+import { EpisodeFailed, type EpisodeObserver, runEpisode, type TurnEvent } from "../kernel/episode.ts";
 import { UserError } from "../kernel/errors.ts";
 import type { FailureRecord } from "../kernel/failures.ts";
 import { createRng } from "../kernel/rng.ts";
 import type { HostAgents } from "../kernel/types.ts";
 import type { FailedTrial, SqliteStore, StoredTrial } from "../store/index.ts";
+import { type LiveTurn, TurnLog } from "../store/live.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
 
 export interface RunProgress {
@@ -22,6 +23,30 @@ export interface RunProgress {
    */
   failedNow: number;
   elapsedMs: number;
+}
+
+/** A live view's side of the runner: episodes as they start, act and end. */
+export interface EpisodeListener {
+  started(e: { seq: number; trialKey: string; agent: string; agentIndex: number; taskIndex: number }): void;
+  turn(seq: number, turn: LiveTurn): void;
+  /** `stored`: its trial was written; `failed`: stored as failed; `dropped`: cut short by a stop. */
+  ended(seq: number, how: "stored" | "failed" | "dropped"): void;
+}
+
+/** What a turn said, in short: the environment's last message to the agent, first line. */
+function turnSummary(e: TurnEvent): string {
+  const messages = e.observation.messages;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant") continue;
+    const line =
+      m.content
+        .trim()
+        .split("\n")
+        .find((l) => l.trim() !== "") ?? "";
+    return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+  }
+  return "";
 }
 
 export interface RunResult extends RunProgress {
@@ -60,6 +85,16 @@ export interface ExecuteOptions {
   batchSize?: number;
   /** Longest time a finished trial waits in memory before it is written. */
   flushMs?: number;
+  /**
+   * Told when each episode starts, of each of its turns, and when it ends (a live view). Without it
+   * (and without `liveTurns`) episodes run with no per-turn work at all.
+   */
+  onEpisode?: EpisodeListener;
+  /**
+   * Keep the turns of episodes in flight, and this runner's heartbeat, in the store (`live.ts`), for
+   * `bazaar watch --follow` and for after a crash. Default true.
+   */
+  liveTurns?: boolean;
   /**
    * Where the agents take their turns (absent: in this thread). The CLI's `--workers` moves LLM
    * turns into worker threads (`agents/llm/host.ts`); episodes and the store stay here.
@@ -120,14 +155,26 @@ export async function executeRun(
     failedNow,
     elapsedMs: Date.now() - started,
   });
+  const log = opts.liveTurns === false ? null : new TurnLog(store, plan.runId);
+  const listener = opts.onEpisode;
+  const watched = log !== null || listener !== undefined;
+  // Trials whose episode ended and whose end the log and the listener hear of once they are stored.
+  let endedBuffer: [number, "stored" | "failed"][] = [];
   const flush = () => {
-    if (buffer.length === 0 && failedBuffer.length === 0) return;
-    store.writeTrials(buffer, failedBuffer);
-    stored += buffer.length;
-    buffer = [];
-    failedBuffer = [];
-    lastFlush = Date.now();
-    opts.onProgress?.(progress());
+    if (buffer.length > 0 || failedBuffer.length > 0) {
+      store.writeTrials(buffer, failedBuffer);
+      stored += buffer.length;
+      buffer = [];
+      failedBuffer = [];
+      lastFlush = Date.now();
+      for (const [seq, how] of endedBuffer) {
+        log?.ended(seq);
+        listener?.ended(seq, how);
+      }
+      endedBuffer = [];
+      opts.onProgress?.(progress());
+    }
+    log?.flush();
   };
   const timer = setInterval(flush, flushMs);
   timer.unref();
@@ -151,15 +198,49 @@ export async function executeRun(
       const task = plan.tasks[c.taskIndex]!;
       const entry = agents[c.agentIndex]!;
       const trialKey = keys.key(c);
+      let observer: EpisodeObserver | undefined;
+      if (watched) {
+        log?.started(seq, entry.label);
+        listener?.started({
+          seq,
+          trialKey,
+          agent: entry.label,
+          agentIndex: c.agentIndex,
+          taskIndex: c.taskIndex,
+        });
+        observer = {
+          onTurn: (e) => {
+            const t: LiveTurn = {
+              turn: e.turn,
+              role: e.role,
+              action: e.action,
+              summary: turnSummary(e),
+              ...(e.error !== undefined ? { error: e.error } : {}),
+              ...(e.usage ? { usage: e.usage } : {}),
+              at: Date.now(),
+            };
+            log?.turn(seq, t);
+            listener?.turn(seq, t);
+          },
+        };
+      }
+      const dropped = () => {
+        log?.ended(seq, true);
+        listener?.ended(seq, "dropped");
+      };
       let episode: Awaited<ReturnType<typeof runEpisode>>;
       try {
-        episode = await runEpisode(plan.env.machine, plan.env.input(task, plan.settings), entry.players, {
-          rng: createRng(trialKey),
-          signal,
-          trialKey,
-          replicate: c.replicate,
-        });
+        episode = await runEpisode(
+          plan.env.machine,
+          plan.env.input(task, plan.settings),
+          entry.players,
+          { rng: createRng(trialKey), signal, trialKey, replicate: c.replicate },
+          observer,
+        );
       } catch (err) {
+        if (!(err instanceof EpisodeFailed) || signal.aborted || err.failure.kind === "configuration") {
+          if (watched) dropped();
+        } else if (watched) endedBuffer.push([seq, "failed"]);
         if (!(err instanceof EpisodeFailed) || signal.aborted) throw err;
         if (err.failure.kind === "configuration") {
           // No other trial can succeed either: stop them all, keep what finished.
@@ -183,7 +264,10 @@ export async function executeRun(
         continue;
       }
       // A trial cut short by the signal is not a result: drop it so the resumed run redoes it.
-      if (signal.aborted) return;
+      if (signal.aborted) {
+        if (watched) dropped();
+        return;
+      }
       // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
       const broken = host?.failure();
       if (broken) throw broken;
@@ -216,6 +300,7 @@ export async function executeRun(
       });
       ranNow++;
       if (nonResponse) nonResponsesNow++;
+      if (watched) endedBuffer.push([seq, "stored"]);
       if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
     }
   };
@@ -232,6 +317,15 @@ export async function executeRun(
     opts.signal?.removeEventListener("abort", onUserAbort);
     await host?.close();
     flush();
+    log?.end(
+      failure !== undefined
+        ? "failed"
+        : stoppedBy
+          ? "stopped"
+          : opts.signal?.aborted
+            ? "interrupted"
+            : "finished",
+    );
   }
   if (failure !== undefined) throw failure;
   if (stoppedBy) throw new RunStopped(stoppedBy, progress());

@@ -148,9 +148,11 @@ describe("executeRun with LLM agents in worker threads", () => {
     });
   });
 
-  it("makes one HTTP call for identical requests in flight in different workers", async () => {
+  it("makes one HTTP call for identical requests in different workers (joined in flight, or cached)", async () => {
     await withServer({ latencyMs: 40 }, async (server) => {
-      const llm = llmFor(server);
+      // With a cache, the second of two identical requests that arrives after the first finished is
+      // answered from it: one HTTP call per pair however the machine's load spaces them out.
+      const llm = llmFor(server, {}, new MemoryResponseCache());
       // Two agents with the same settings send identical requests for each task, one after the other.
       const a = { ...resolveChoiceAgent("openai:sim-steep", llm), label: "a" };
       const b = { ...resolveChoiceAgent("openai:sim-steep", llm), label: "b" };
