@@ -1,18 +1,31 @@
-import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  type AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import type { z } from "zod";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
 import { type ChatInvoker, ModelCaller } from "./caller.ts";
 import type { CallEvents, CallGate } from "./gate.ts";
-import { buildAgentGraph } from "./graph.ts";
+import { buildAgentGraph, type PendingCall, pendingCalls } from "./graph.ts";
 import type { LlmSettings } from "./settings.ts";
 import { type ActionTool, toolsFromActions } from "./tools.ts";
+
+/** The tool message of a call whose environment answered the whole message once (above it). */
+const NOT_ANSWERED = "(no separate result for this call: see the result of the first call)";
 
 interface ThreadState {
   /** How many of the environment's messages this thread has taken in. */
   seen: number;
-  /** The tool call the environment's next message answers, in tools mode. */
-  pendingToolCall: string | null;
+  /**
+   * The tool calls of the model's last answer, in order, that need a tool message before the next
+   * model call: the environment's next messages answer those it was given, one each; the agent
+   * answers the rest itself (see `pendingCalls`).
+   */
+  pending: PendingCall[];
   /** The conversation so far, as the model saw it (its own answers included). */
   messages: BaseMessage[];
 }
@@ -50,6 +63,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   private readonly threads = new Map<string, ThreadState>();
   private readonly role: string;
   private readonly tools: ActionTool[] | undefined;
+  private readonly actionTools: ReadonlySet<string>;
 
   constructor(
     readonly id: string,
@@ -72,6 +86,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
           ? toolsFromActions(actionSchema)
           : undefined;
     this.tools = tools;
+    this.actionTools = new Set((tools ?? []).map((t) => t.function.name));
     this.role = options.role ?? "agent";
     this.graph = buildAgentGraph(
       (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
@@ -126,19 +141,37 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   ): Promise<Acted<Record<string, unknown>>> {
     let thread = this.threads.get(threadId);
     if (!thread) {
-      thread = { seen: 0, pendingToolCall: null, messages: [] };
+      thread = { seen: 0, pending: [], messages: [] };
       this.threads.set(threadId, thread);
     }
     const incoming: BaseMessage[] = [];
+    const pending = thread.pending;
+    let next = 0;
+    // Calls the agent answers itself, up to the next one the environment answers.
+    const answerOwn = () => {
+      while (next < pending.length && pending[next]!.answer !== null) {
+        const p = pending[next++]!;
+        incoming.push(new ToolMessage({ tool_call_id: p.id, content: p.answer as string }));
+      }
+    };
     for (const m of fresh) {
       // The environment's echo of what this agent said: the thread already holds the real message.
       if (m.role === "assistant") continue;
-      if (m.role === "system") incoming.push(new SystemMessage(m.content));
-      else if (thread.pendingToolCall) {
-        incoming.push(new ToolMessage({ tool_call_id: thread.pendingToolCall, content: m.content }));
-        thread.pendingToolCall = null;
-      } else incoming.push(new HumanMessage(m.content));
+      if (m.role === "system") {
+        incoming.push(new SystemMessage(m.content));
+        continue;
+      }
+      answerOwn();
+      if (next < pending.length)
+        incoming.push(new ToolMessage({ tool_call_id: pending[next++]!.id, content: m.content }));
+      else incoming.push(new HumanMessage(m.content));
     }
+    answerOwn();
+    // A call the environment left without its own answer (several calls judged as one move): every
+    // call must be answered before the model is called again.
+    for (; next < pending.length; next++)
+      incoming.push(new ToolMessage({ tool_call_id: pending[next]!.id, content: NOT_ANSWERED }));
+    thread.pending = [];
     thread.seen += fresh.length;
 
     const state = await this.graph.invoke(
@@ -147,8 +180,8 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
       { configurable: { thread_id: threadId, replicate, abort: signal } },
     );
     thread.messages = state.messages;
-    const last = state.messages.at(-1) as { tool_calls?: { id?: string }[] } | undefined;
-    thread.pendingToolCall = last?.tool_calls?.[0]?.id ?? null;
+    const last = state.messages.at(-1) as AIMessage | undefined;
+    thread.pending = last ? pendingCalls(last, this.actionTools) : [];
     return { action: state.action ?? { type: "reply", text: "" }, usage: state.usage };
   }
 

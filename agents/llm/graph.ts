@@ -28,7 +28,9 @@ export type AgentStateType = typeof AgentState.State;
 /**
  * The environment action an answer stands for: one call to an action tool is that action, a text
  * answer is a `reply` the environment parses strictly, and several tool calls at once are passed on
- * as a malformed action for the environment to judge — never a silent first pick.
+ * together (`several tool calls`, in order) for the environment to judge — one that answers each
+ * call (the shop) runs them one by one; one that takes a single move reads them as malformed. Never
+ * a silent first pick.
  */
 export function actionFromAnswer(
   answer: AIMessage,
@@ -41,6 +43,47 @@ export function actionFromAnswer(
   }
   const text = typeof answer.content === "string" ? answer.content : JSON.stringify(answer.content);
   return { type: "reply", text };
+}
+
+/**
+ * A tool call of an answer that needs a tool message before the next model call: answered by the
+ * environment's next messages, in order (`answer: null`), or by the agent itself when the
+ * environment never saw the call — a function that was not offered, or arguments that are not JSON.
+ */
+export interface PendingCall {
+  id: string;
+  answer: string | null;
+}
+
+/** What the agent answers for a call the environment never saw, so the thread stays well formed. */
+export function unansweredCallText(name: string, tools: ReadonlySet<string>, invalidArgs: boolean): string {
+  if (invalidArgs) return `Error: the arguments of ${name} are not valid JSON; nothing was run.`;
+  return `Error: there is no tool "${name}"${tools.size ? `; the tools are ${[...tools].join(", ")}` : ""}. Nothing was run.`;
+}
+
+/**
+ * Every tool call of an answer that the thread must answer, in order: the calls `actionFromAnswer`
+ * passed to the environment (which answers them with its next messages, one each) and the rest,
+ * answered by the agent. An answer without an action-tool call passes the environment a `reply`,
+ * whose answer goes to the first call, as it always has.
+ */
+export function pendingCalls(answer: AIMessage, actionTools: ReadonlySet<string>): PendingCall[] {
+  const calls = (answer.tool_calls ?? []).filter((c) => typeof c.id === "string" && c.id !== "");
+  const invalid = (answer.invalid_tool_calls ?? []).filter((c) => typeof c.id === "string" && c.id !== "");
+  const passed = calls.some((c) => actionTools.has(c.name));
+  const out: PendingCall[] = calls.map((c, i) => ({
+    id: c.id as string,
+    answer:
+      actionTools.has(c.name) || (!passed && i === 0) ? null : unansweredCallText(c.name, actionTools, false),
+  }));
+  for (const c of invalid) {
+    const first = !passed && out.length === 0;
+    out.push({
+      id: c.id as string,
+      answer: first ? null : unansweredCallText(c.name ?? "tool", actionTools, true),
+    });
+  }
+  return out;
 }
 
 /**

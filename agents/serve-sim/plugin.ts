@@ -13,7 +13,12 @@ export type SimReply =
   | { kind: "letter"; letter: string }
   | { kind: "text"; text: string }
   /** Another environment's action: a call to `tool` when the request lets it be called, else `text`. */
-  | { kind: "action"; tool: string; args: Record<string, unknown>; text: string };
+  | { kind: "action"; tool: string; args: Record<string, unknown>; text: string }
+  /**
+   * Several tool calls in one message (parallel tool calls), in order, when the request lets every
+   * one be called; else `text` (the environment's text form of the same calls).
+   */
+  | { kind: "calls"; calls: { tool: string; args: Record<string, unknown> }[]; text: string };
 
 export interface SimPlugin {
   /** Model name (e.g. `sim-bargain-conceder`) → the simulated agent that answers as it. */

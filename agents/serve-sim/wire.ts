@@ -69,6 +69,34 @@ function toolCallChoice(
   };
 }
 
+/** A reply with several function calls; each id is the single-call id with `_c<j>` after the first. */
+function toolCallsChoice(
+  index: number,
+  decision: Decision,
+  calls: readonly { tool: string; args: Record<string, unknown> }[],
+): { choice: WireChoice; chars: number } {
+  const base = `call_${decision.digest.slice(0, 24)}${index > 0 ? `_${index}` : ""}`;
+  let chars = 0;
+  const toolCalls = calls.map((c, j) => {
+    const args = JSON.stringify(c.args);
+    chars += c.tool.length + args.length;
+    return {
+      id: j === 0 ? base : `${base}_c${j}`,
+      type: "function",
+      function: { name: c.tool, arguments: args },
+    };
+  });
+  return {
+    choice: {
+      index,
+      message: { role: "assistant", content: null, tool_calls: toolCalls, refusal: null },
+      logprobs: null,
+      finish_reason: "tool_calls",
+    },
+    chars,
+  };
+}
+
 function textChoice(index: number, content: string): { choice: WireChoice; chars: number } {
   return {
     choice: {
@@ -88,6 +116,11 @@ function choiceFor(
   toolMode: boolean,
   callableTools: readonly string[],
 ): { choice: WireChoice; chars: number } {
+  if (reply.kind === "calls") {
+    return reply.calls.length > 0 && reply.calls.every((c) => callableTools.includes(c.tool))
+      ? toolCallsChoice(index, decision, reply.calls)
+      : textChoice(index, reply.text);
+  }
   if (reply.kind === "action") {
     return callableTools.includes(reply.tool)
       ? toolCallChoice(index, decision, reply.tool, reply.args)

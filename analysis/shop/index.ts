@@ -8,6 +8,7 @@ export { SEARCH_FILTERS, type SearchBehaviour, type SearchFilter, searchBehaviou
 export { type DominanceChecks, dominanceChecks } from "./dominance.ts";
 export { type ShopFigure, shopFigures } from "./figures.ts";
 export { type Funnel, type FunnelRow, shopFunnel } from "./funnel.ts";
+export { biasCorrectedInterval } from "./interval.ts";
 export {
   attributeUtility,
   MIN_VARYING_SITUATIONS,

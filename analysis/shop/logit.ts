@@ -6,7 +6,7 @@
  * with SEs clustered by task. From it: willingness to pay per review point and the price-equivalent
  * of each treatment — the dollar premium at which a treated listing is as likely to be booked as an
  * untreated one, coefficient / price sensitivity at the reference price, with delta-method (cluster-
- * robust) and task-bootstrap intervals.
+ * robust) and task-bootstrap (bias-corrected percentile) intervals.
  */
 
 import type { Rng } from "../../environments/kernel/rng.ts";
@@ -18,7 +18,8 @@ import {
 } from "../../environments/shop/attributes.ts";
 import { coefficient, reviewWtp, type Wtp } from "../choice/wtp.ts";
 import { fitConditionalLogit, type LogitFit, type LogitFitOk } from "../logit/index.ts";
-import { type Interval, normalQuantile, percentileInterval } from "../stats/index.ts";
+import { type Interval, normalQuantile } from "../stats/index.ts";
+import { biasCorrectedInterval } from "./interval.ts";
 import type { ShopEpisode } from "./records.ts";
 
 /**
@@ -242,7 +243,7 @@ export type ShopLogit =
       fit: LogitFit | null;
     };
 
-/** Refits on task resamples; percentile intervals of every price-equivalent and of the WTP. */
+/** Refits on task resamples; bias-corrected percentile intervals of every price-equivalent and of the WTP. */
 function bootstrapPes(
   data: ShopChoiceData,
   fit: LogitFitOk,
@@ -283,8 +284,14 @@ function bootstrapPes(
     if (r >= 0) wtpDraws.push((-(beta[r] as number) / (beta[p] as number)) * opts.referencePrice);
   }
   const level = opts.level ?? 0.95;
-  const interval = (d: number[]) => (d.length >= 2 ? percentileInterval(d, level) : null);
-  return { intervals: draws.map(interval), wtp: interval(wtpDraws), failed };
+  const interval = (d: number[], estimate: number) =>
+    d.length >= 2 ? biasCorrectedInterval(d, estimate, level) : null;
+  const wtp = r >= 0 ? (-(start[r] as number) / (start[p] as number)) * opts.referencePrice : 0;
+  return {
+    intervals: draws.map((d, i) => interval(d, peValue(start, fit.names, all[i]!, opts.referencePrice))),
+    wtp: interval(wtpDraws, wtp),
+    failed,
+  };
 }
 
 /** The revealed-preference logit of one agent's episodes and everything priced from it. */

@@ -172,9 +172,7 @@ export function priceEquivalentTable(analysis: ShopAnalysis): ShopTable {
       const w = l.wtpReview;
       return [
         a.agent,
-        w
-          ? `${dollars(w.estimate, false)} [${dollars(w.estimate - 1.96 * (w.robustSe ?? w.se), false)}, ${dollars(w.estimate + 1.96 * (w.robustSe ?? w.se), false)}]`
-          : "–",
+        w ? wtpCell(w, analysis.level) : "–",
         ...names.map((n) => peCell(l.priceEquivalents.find((p) => p.name === n))),
         logitNote(a),
       ];

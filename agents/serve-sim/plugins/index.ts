@@ -3,6 +3,7 @@ import { bargainSimPlugin } from "./bargain.ts";
 import { choiceSimPlugin } from "./choice.ts";
 import { cueSimPlugin } from "./cue.ts";
 import { elicitSimPlugin } from "./elicit.ts";
+import { shopSimPlugin } from "./shop.ts";
 
 /**
  * Every environment's plugin, catalog choice first (its models lead `/v1/models`). An environment
@@ -13,9 +14,11 @@ export const SIM_PLUGINS: readonly SimPlugin[] = [
   bargainSimPlugin,
   elicitSimPlugin,
   cueSimPlugin,
+  shopSimPlugin,
 ];
 
 export { BARGAIN_MODEL_PREFIX, bargainSimPlugin } from "./bargain.ts";
 export { choiceSimPlugin, MODEL_PREFIX, NO_CARDS_REPLY } from "./choice.ts";
 export { CUE_MODEL_PREFIX, cueSimPlugin } from "./cue.ts";
 export { ELICIT_MODEL_PREFIX, elicitSimPlugin } from "./elicit.ts";
+export { NO_SHOP_REPLY, SHOP_MODEL_PREFIX, shopSimPlugin } from "./shop.ts";

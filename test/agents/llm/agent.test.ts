@@ -92,6 +92,22 @@ describe("LlmAgent (LangGraph over a fake chat model)", () => {
     expect(output.nonResponse?.reason).toBe("malformed action");
   });
 
+  it("after several calls judged as one move, the re-ask answers the first and every call gets a tool message", async () => {
+    const chat = fakeModel()
+      .respondWithTools([
+        { name: "choose", args: { option: "A" }, id: "call_1" },
+        { name: "choose", args: { option: "B" }, id: "call_2" },
+      ])
+      .respondWithTools([{ name: "choose", args: { option: "B" }, id: "call_3" }]);
+    const { output } = await play(agentWith(chat, { answerMode: "tools" }), 0, 1);
+    expect(output.chosenSlot).toBe(1);
+    const second = chat.calls[1]!.messages;
+    expect(second.map((m) => m.getType())).toEqual(["system", "human", "ai", "tool", "tool"]);
+    expect((second[3] as ToolMessage).tool_call_id).toBe("call_1");
+    expect((second[3] as ToolMessage).content).toMatch(/^Please reply with only one letter/);
+    expect((second[4] as ToolMessage).tool_call_id).toBe("call_2");
+  });
+
   it("retries a 429 (honouring retry-after) and a 500, then answers", async () => {
     const chat = fakeModel()
       .respond(httpError(429, "Rate limit reached", "0"))
@@ -135,5 +151,89 @@ describe("LlmAgent (LangGraph over a fake chat model)", () => {
     ]);
     expect(calls).toBe(1);
     expect(results.map((r) => r.output.chosenSlot)).toEqual([1, 1, 1]);
+  });
+});
+
+describe("LlmAgent in a tool loop (the shop): several tool calls in one message", async () => {
+  const { DEFAULT_HOTEL_POOL: pool } = await import("../../../datasets/hotels/index.ts");
+  const shop = await import("../../../environments/shop/index.ts");
+  const shopTask = shop.buildShopTasks({ tasks: 6, seed: 2 }, pool).find((t) => t.family === "open")!;
+  const ids = shopTask.listings.slice(0, 3).map((l) => l.id);
+
+  function shopAgent(chat: ChatInvoker) {
+    const s = LlmSettingsSchema.parse({ model: `fake-${++modelCounter}`, answerMode: "tools" });
+    return new LlmAgent("openai:fake", s, shop.ShopActionSchema, { chat, role: shop.SHOP_SHOPPER });
+  }
+
+  async function playShop(agent: LlmAgent) {
+    return runEpisode<import("../../../environments/shop/index.ts").ShopOutcome>(
+      shop.shopMachine,
+      { task: shopTask },
+      { [shop.SHOP_SHOPPER]: agent as never },
+      { rng: createRng(1), trialKey: "shop-trial", replicate: 0 },
+    );
+  }
+
+  it("answers each call with its own tool message, by call id and in order, before the next model call", async () => {
+    const chat = fakeModel()
+      .respondWithTools([{ name: "search", args: {}, id: "call_s" }])
+      .respondWithTools([
+        { name: "view", args: { id: ids[0] }, id: "call_v1" },
+        { name: "view", args: { id: "nope" }, id: "call_v2" },
+        { name: "view", args: { id: ids[2] }, id: "call_v3" },
+      ])
+      .respondWithTools([
+        { name: "view", args: { id: ids[1] }, id: "call_a" },
+        { name: "book", args: { id: ids[1] }, id: "call_b" },
+        { name: "view", args: { id: ids[2] }, id: "call_c" },
+      ]);
+    const { output } = await playShop(shopAgent(chat));
+    expect(output).toMatchObject({ endReason: "booked", bookedId: ids[1], steps: 6, turns: 3 });
+    expect(output.trajectory.map((t) => [t.step, t.tool, t.ok])).toEqual([
+      [1, "search", true],
+      [2, "view", true],
+      [3, "view", false],
+      [4, "view", true],
+      [5, "view", true],
+      [6, "book", true],
+      [null, "view", false],
+    ]);
+    const third = chat.calls[2]!.messages;
+    expect(third.map((m) => m.getType())).toEqual([
+      "system",
+      "human",
+      "ai",
+      "tool",
+      "ai",
+      "tool",
+      "tool",
+      "tool",
+    ]);
+    const results = third.slice(5) as ToolMessage[];
+    expect(results.map((m) => m.tool_call_id)).toEqual(["call_v1", "call_v2", "call_v3"]);
+    expect(results[0]!.content).toMatch(/^Listing /);
+    expect(results[1]!.content).toMatch(/^Error: listing "nope" is not among the results/);
+    expect(results[2]!.content).toMatch(/^Listing /);
+    const tools = chat.calls[0]!.options.tools as { function: { name: string } }[];
+    expect(tools.map((t) => t.function.name)).toEqual(["search", "view", "book", "give_up"]);
+  });
+
+  it("answers a call to a tool it was not offered itself, and a text answer goes through the grammar", async () => {
+    const chat = fakeModel()
+      .respondWithTools([
+        { name: "search", args: {}, id: "call_1" },
+        { name: "purchase", args: { id: "x" }, id: "call_2" },
+      ])
+      .respond(new AIMessage(`Let me book it.\nAction: book({"id": "${ids[0]}"})`));
+    const { output } = await playShop(shopAgent(chat));
+    expect(output).toMatchObject({ endReason: "booked", bookedId: ids[0], steps: 2 });
+    const second = chat.calls[1]!.messages;
+    expect(second.map((m) => m.getType())).toEqual(["system", "human", "ai", "tool", "tool"]);
+    expect((second[3] as ToolMessage).tool_call_id).toBe("call_1");
+    expect((second[3] as ToolMessage).content).toMatch(/^Found 24 listings/);
+    expect((second[4] as ToolMessage).tool_call_id).toBe("call_2");
+    expect((second[4] as ToolMessage).content).toMatch(
+      /^Error: there is no tool "purchase"; the tools are search, view, book, give_up/,
+    );
   });
 });

@@ -30,3 +30,37 @@ describe("toolsFromActions", () => {
     expect(tools[0]!.function.parameters).toMatchObject({ properties: { price: { type: "number" } } });
   });
 });
+
+describe("the shop's tools", () => {
+  it("are search, view, book and give_up, strict, with every argument described", async () => {
+    const { ShopActionSchema } = await import("../../../environments/shop/actions.ts");
+    const tools = toolsFromActions(ShopActionSchema);
+    expect(tools.map((t) => t.function.name)).toEqual(["search", "view", "book", "give_up"]);
+    const search = tools[0]!.function.parameters as {
+      properties: Record<string, { description?: string; enum?: string[]; items?: { enum?: string[] } }>;
+      additionalProperties?: boolean;
+      required?: string[];
+    };
+    expect(Object.keys(search.properties)).toEqual([
+      "area",
+      "maxPrice",
+      "minStars",
+      "amenities",
+      "sort",
+      "page",
+    ]);
+    expect(search.additionalProperties).toBe(false);
+    expect(search.required ?? []).toEqual([]);
+    expect(search.properties.sort!.enum).toEqual(["recommended", "price_low", "price_high", "rating"]);
+    expect(search.properties.amenities!.items!.enum).toEqual(["free_cancellation", "breakfast"]);
+    for (const p of Object.values(search.properties)) expect(p.description).toBeTruthy();
+    expect(tools[2]!.function).toMatchObject({
+      description: "Book one listing. This ends the task.",
+      parameters: { required: ["id"] },
+    });
+    expect(ShopActionSchema.parse(actionFromToolCall("view", { id: "k3x9qa" }))).toEqual({
+      type: "view",
+      id: "k3x9qa",
+    });
+  });
+});
