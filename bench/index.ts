@@ -7,6 +7,7 @@ import { benchChoice } from "./choice.ts";
 import { benchChoiceAnalysis } from "./choice-analysis.ts";
 import { benchLlm } from "./llm.ts";
 import { benchLogit } from "./logit.ts";
+import { benchShop } from "./shop.ts";
 import { benchTui } from "./tui.ts";
 
 await benchChoice();
@@ -14,4 +15,5 @@ await benchLogit();
 await benchChoiceAnalysis();
 await benchLlm();
 await benchBargain();
+await benchShop();
 await benchTui();

@@ -29,14 +29,25 @@ interface ShopContext {
  */
 export function shopConversation(opening: readonly Message[], view: ShopView): Message[] {
   const out = opening.slice();
-  for (const turn of view.turns) appendTurn(out, turn, view);
+  for (const turn of view.turns) for (const m of turnMessages(turn, view)) out.push(m);
   return out;
 }
 
-function appendTurn(out: Message[], turn: ShopTurn, view: ShopView): void {
-  out.push({ role: "assistant", content: echoText(turn) });
-  for (const content of resultMessages(turn, view.rules.pageSize, view.rules.maxSteps))
-    out.push({ role: "user", content });
+/**
+ * A turn's messages, rendered once per turn: every later observation of the episode shows them
+ * again (turns are never mutated, and a task's rules do not change within it).
+ */
+const rendered = new WeakMap<ShopTurn, Message[]>();
+
+function turnMessages(turn: ShopTurn, view: ShopView): Message[] {
+  let messages = rendered.get(turn);
+  if (!messages) {
+    messages = [{ role: "assistant", content: echoText(turn) }];
+    for (const content of resultMessages(turn, view.rules.pageSize, view.rules.maxSteps))
+      messages.push({ role: "user", content });
+    rendered.set(turn, messages);
+  }
+  return messages;
 }
 
 /**

@@ -48,14 +48,26 @@ export interface EpisodeEnd {
 /** What rules need of a task besides the task, built once per task object. */
 export interface TaskIndex {
   byId: Map<string, Listing>;
-  /** Each listing's card and detail, built once: results share them (they are never mutated). */
-  cards: Map<string, Card>;
-  details: Map<string, ListingDetail>;
+  /** Each listing's card and detail, built on first use: results share them (never mutated). */
+  card(l: Listing): Card;
+  detail(l: Listing): ListingDetail;
   places: Set<string>;
   areas: string[];
 }
 
 const indexes = new WeakMap<ShopTask, TaskIndex>();
+
+function memo<T>(make: (l: Listing) => T): (l: Listing) => T {
+  const made = new Map<string, T>();
+  return (l) => {
+    let x = made.get(l.id);
+    if (x === undefined) {
+      x = make(l);
+      made.set(l.id, x);
+    }
+    return x;
+  };
+}
 
 export function taskIndex(task: ShopTask): TaskIndex {
   let index = indexes.get(task);
@@ -65,8 +77,8 @@ export function taskIndex(task: ShopTask): TaskIndex {
     ].sort();
     index = {
       byId: new Map(task.listings.map((l) => [l.id, l])),
-      cards: new Map(task.listings.map((l) => [l.id, cardOf(l)])),
-      details: new Map(task.listings.map((l) => [l.id, detailOf(l)])),
+      card: memo(cardOf),
+      detail: memo(detailOf),
       places: knownPlaces(task.listings, areas),
       areas,
     };
@@ -182,8 +194,9 @@ function runCall(
       const newlyShown: ShownListing[] = [];
       const cards: Card[] = new Array(page.listings.length);
       for (let i = 0; i < page.listings.length; i++) {
-        const id = (page.listings[i] as Listing).id;
-        cards[i] = index.cards.get(id) as Card;
+        const l = page.listings[i] as Listing;
+        const id = l.id;
+        cards[i] = index.card(l);
         if (!shown.has(id)) newlyShown.push({ id, step, page: query.page, rank: i + 1, viewed: false });
       }
       return {
@@ -200,9 +213,9 @@ function runCall(
     }
     case "view": {
       const id = a.id as string;
-      const listing = shown.has(id) ? index.details.get(id) : undefined;
-      if (!listing) return failed(notShown(id));
-      return { result: { kind: "listing", listing }, ok: true, viewed: id };
+      const l = shown.has(id) ? index.byId.get(id) : undefined;
+      if (!l) return failed(notShown(id));
+      return { result: { kind: "listing", listing: index.detail(l) }, ok: true, viewed: id };
     }
     case "book": {
       const id = a.id as string;

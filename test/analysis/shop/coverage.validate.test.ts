@@ -113,9 +113,11 @@ describe("shop estimators: replication study", () => {
     for (const s of [c, d, b]) {
       expect(s.pooled).toBeGreaterThanOrEqual(0.93);
       expect(s.pooled).toBeLessThanOrEqual(0.97);
-      // One parameter's 200 replications: binomial noise alone spans about ±3 points.
+      // One parameter's 200 replications have a binomial SD of 1.5 points, and the lowest of ten
+      // such coverages lands about 2.2 SD below the mean by chance alone: the per-parameter floor
+      // only catches a parameter that is really off (an interval that misses a fifth of the time).
       for (const [name, cov] of s.rows) {
-        expect(cov, name).toBeGreaterThanOrEqual(0.9);
+        expect(cov, name).toBeGreaterThanOrEqual(0.88);
         expect(cov, name).toBeLessThanOrEqual(0.99);
       }
     }
