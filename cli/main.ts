@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../environments/kernel/errors.ts";
 import { registerAnalyze } from "./commands/analyze.ts";
+import { registerBatches } from "./commands/batches.ts";
 import { registerCache } from "./commands/cache.ts";
 import { registerDatasets } from "./commands/datasets.ts";
 import { registerExport } from "./commands/export.ts";
@@ -23,6 +24,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   registerRun(program, out);
   registerRuns(program, out);
+  registerBatches(program, out);
   registerExport(program, out);
   registerImport(program, out);
   registerCache(program, out);

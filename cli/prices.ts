@@ -3,10 +3,20 @@ import { z } from "zod";
 import { InvalidFileError, UserError } from "../environments/kernel/errors.ts";
 import type { Usage } from "../environments/kernel/types.ts";
 
-/** Dollars per million tokens, per model (`gpt-4o-mini`) or agent label (`openai:gpt-4o-mini`). */
+/**
+ * Dollars per million tokens, per model (`gpt-4o-mini`) or agent label (`openai:gpt-4o-mini`); batch
+ * calls at the batch columns where given, else at `BATCH_SHARE` of the live rates.
+ */
 const PriceTableSchema = z.record(
   z.string(),
-  z.object({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() }).strict(),
+  z
+    .object({
+      inputPerMTok: z.number().nonnegative(),
+      outputPerMTok: z.number().nonnegative(),
+      batchInputPerMTok: z.number().nonnegative().optional(),
+      batchOutputPerMTok: z.number().nonnegative().optional(),
+    })
+    .strict(),
 );
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
@@ -25,7 +35,7 @@ export function loadPriceTable(file: string): PriceTable {
     throw new InvalidFileError(
       file,
       r.error.issues.map((i) => ({ file, field: i.path.join("."), message: i.message })),
-      'each entry is {"inputPerMTok": number, "outputPerMTok": number}',
+      'each entry is {"inputPerMTok": number, "outputPerMTok": number} (optionally "batchInputPerMTok", "batchOutputPerMTok")',
     );
   }
   return r.data;
@@ -36,8 +46,64 @@ export function loadPriceTable(file: string): PriceTable {
  * billed as output tokens and are already inside the output count the API reports.
  */
 export function costOf(agent: string, usage: Usage, prices: PriceTable): number | null {
-  const model = agent.includes(":") ? agent.slice(agent.lastIndexOf(":") + 1) : agent;
-  const p = prices[agent] ?? prices[model];
+  const p = priceOf(agent, prices);
   if (!p) return null;
   return (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1e6;
+}
+
+function priceOf(agent: string, prices: PriceTable): PriceTable[string] | undefined {
+  const model = agent.includes(":") ? agent.slice(agent.lastIndexOf(":") + 1) : agent;
+  return prices[agent] ?? prices[model];
+}
+
+/**
+ * The share of the live price a batch call costs where the table gives no batch column: OpenAI's
+ * Batch API bills half the synchronous rate (other providers: write their batch columns).
+ */
+export const BATCH_SHARE = 0.5;
+
+/** Tokens of an agent's batch calls to one model (from the batch ledger). */
+export interface BatchTokens {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Cost of an agent's usage of which `batches` went through a batch API: those tokens at the batch
+ * rates of their model, the rest at live rates; and what the batch tokens would have cost more as
+ * live calls. Null when a price is missing (the agent's, or a batch model's).
+ */
+export function costWithBatch(
+  agent: string,
+  usage: Usage,
+  batches: readonly BatchTokens[],
+  prices: PriceTable,
+): { costUsd: number; batchCostUsd: number; savedUsd: number } | null {
+  let batchCostUsd = 0;
+  let asLive = 0;
+  let inTok = 0;
+  let outTok = 0;
+  for (const b of batches) {
+    // A label names a pairing or a wrapper (`og-narrator:openai:m`): the batch knows its model.
+    const p = priceOf(b.model, prices) ?? priceOf(agent, prices);
+    if (!p) return null;
+    const bin = p.batchInputPerMTok ?? p.inputPerMTok * BATCH_SHARE;
+    const bout = p.batchOutputPerMTok ?? p.outputPerMTok * BATCH_SHARE;
+    batchCostUsd += (b.inputTokens * bin + b.outputTokens * bout) / 1e6;
+    asLive += (b.inputTokens * p.inputPerMTok + b.outputTokens * p.outputPerMTok) / 1e6;
+    inTok += b.inputTokens;
+    outTok += b.outputTokens;
+  }
+  // Trial usage counts every answer its trials used; what went through batches is the ledger's.
+  const liveIn = Math.max(0, usage.inputTokens - inTok);
+  const liveOut = Math.max(0, usage.outputTokens - outTok);
+  let liveUsd = 0;
+  if (liveIn + liveOut > 0) {
+    const p =
+      priceOf(agent, prices) ?? (batches.length === 1 ? priceOf(batches[0]!.model, prices) : undefined);
+    if (!p) return null;
+    liveUsd = (liveIn * p.inputPerMTok + liveOut * p.outputPerMTok) / 1e6;
+  }
+  return { costUsd: liveUsd + batchCostUsd, batchCostUsd, savedUsd: asLive - batchCostUsd };
 }

@@ -17,6 +17,7 @@ import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import { type CommonRunOptions, ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
+import { batchSizeOf, batchSummary, checkBatchApi, startBatchRun } from "./batches.ts";
 
 const DEFAULT_STORE = "bazaar.db";
 
@@ -29,6 +30,8 @@ interface RunOptions extends LlmOptions, CommonRunOptions {
   json?: boolean;
   watch?: boolean;
   prices?: string;
+  batch?: boolean;
+  batchSize: string;
 }
 
 function summary(result: RunResult, storePath: string, plan: RunPlan): string[] {
@@ -73,6 +76,11 @@ function addSharedOptions(cmd: Command): Command {
       .option("--json", "print the result as JSON")
       .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
       .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)")
+      .option(
+        "--batch",
+        "send the LLM agents' calls through the provider's batch API (/v1/files + /v1/batches: half the price, up to a day per round); resumable",
+      )
+      .option("--batch-size <n>", "with --batch: trials in flight, so requests per round", "10000")
       .optionsGroup("LLM agents (openai:<model>):"),
   );
 }
@@ -216,11 +224,13 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
   for (const note of llm.notes ?? []) out.error(note);
   // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
   if (o.preflight) await checkEndpoints(plan, llm.settings.timeoutMs);
+  const batchSize = batchSizeOf(o);
+  if (batchSize !== null && o.preflight) await checkBatchApi(plan);
   const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
   const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
   const workers =
     o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
-  const prices = o.watch && o.prices ? loadPriceTable(o.prices) : undefined;
+  const prices = (o.watch || batchSize !== null) && o.prices ? loadPriceTable(o.prices) : undefined;
   const store = SqliteStore.open(o.store, { create: true });
   cache.target = store.responseCache();
   if (o.retryErrors) {
@@ -246,12 +256,19 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
       })
     : null;
   let watched = false;
+  const batch =
+    batchSize === null
+      ? null
+      : // The dashboard has no place for them yet: the lines go to stderr without one.
+        startBatchRun(store, plan.runId, cache, (line) => {
+          if (!view) out.error(line);
+        });
   try {
     const live = view;
     const result = await executeRun(plan, store, {
       limit,
-      concurrency,
-      hostAgents: llmWorkerHost(workers),
+      concurrency: batchSize ?? concurrency,
+      hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
       signal: controller.signal,
       onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
       onTrial: live ? (record) => live.onTrial(record) : undefined,
@@ -260,10 +277,12 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
     await live?.finish(result);
     progress.end();
     const ending = result.interrupted || result.stored === 0 ? null : await headlineOf(store, plan, o.store);
+    const batched = batch ? batchSummary(batch.counts(), store, plan.runId, prices) : null;
     if (o.json)
       printJson(out, {
         ...result,
         retries,
+        ...(batched ? { batch: batched.json } : {}),
         total: plan.total,
         store: path.resolve(o.store),
         ...(ending ? { headline: ending.json, next: ending.next } : {}),
@@ -272,6 +291,7 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
       const n = (x: number) => x.toLocaleString("en-US");
       for (const line of summary(result, o.store, plan)) out.log(line);
       if (retries > 0) out.log(`model retries this time: ${retries}`);
+      for (const line of batched?.lines ?? []) out.log(line);
       if (ending) {
         out.log("");
         if (result.stored < plan.total)

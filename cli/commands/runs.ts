@@ -1,7 +1,8 @@
 import type { Command } from "commander";
+import { type BatchUsage, batchLedger } from "../../environments/store/batches.ts";
 import { SqliteStore } from "../../environments/store/index.ts";
 import { type Output, printJson } from "../output.ts";
-import { costOf, loadPriceTable, type PriceTable } from "../prices.ts";
+import { costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
 import { renderTable } from "../table.ts";
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -23,11 +24,30 @@ export function registerRuns(program: Command, out: Output): void {
       const prices: PriceTable | undefined = o.prices ? loadPriceTable(o.prices) : undefined;
       const store = SqliteStore.open(o.store, { create: false, readonly: true });
       try {
+        // Calls made through a batch API are in the batch ledger, priced at batch rates.
+        const batched = new Map<string, BatchUsage[]>();
+        for (const b of batchLedger(store).usage()) {
+          const key = `${b.runId}\u0000${b.agent}`;
+          batched.set(key, [...(batched.get(key) ?? []), b]);
+        }
         const runs = store.listRuns().map((r) => {
-          const byAgent = store.usageByAgent(r.id).map((a) => ({
-            ...a,
-            costUsd: prices ? costOf(a.agent, a.usage, prices) : null,
-          }));
+          const byAgent = store.usageByAgent(r.id).map((a) => {
+            const b = batched.get(`${r.id}\u0000${a.agent}`);
+            if (!b) return { ...a, costUsd: prices ? costOf(a.agent, a.usage, prices) : null };
+            const priced = prices ? costWithBatch(a.agent, a.usage, b, prices) : null;
+            const sum = (f: (x: BatchUsage) => number) => b.reduce((t, x) => t + f(x), 0);
+            return {
+              ...a,
+              costUsd: priced?.costUsd ?? null,
+              batch: {
+                requests: sum((x) => x.requests),
+                inputTokens: sum((x) => x.inputTokens),
+                outputTokens: sum((x) => x.outputTokens),
+                costUsd: priced?.batchCostUsd ?? null,
+                savedUsd: priced?.savedUsd ?? null,
+              },
+            };
+          });
           return { ...r, usageByAgent: byAgent };
         });
         if (o.json) return printJson(out, runs);
@@ -56,22 +76,45 @@ export function registerRuns(program: Command, out: Output): void {
             .map((a) => ({ run: r.id, ...a })),
         );
         if (llm.length === 0) return;
+        const anyBatch = llm.some((a) => "batch" in a);
+        const money = (x: number | null | undefined) =>
+          x == null ? (prices ? "no price" : "—") : x.toFixed(4);
         out.log("");
         out.log(
           renderTable(
-            ["run", "agent", "calls", "cached", "input tok.", "output tok.", "reasoning tok.", "cost $"],
-            llm.map((a) => [
-              a.run,
-              a.agent,
-              n(a.usage.calls),
-              n(a.usage.cacheHits),
-              n(a.usage.inputTokens),
-              n(a.usage.outputTokens),
-              n(a.usage.reasoningTokens),
-              a.costUsd === null ? (prices ? "no price" : "—") : a.costUsd.toFixed(4),
-            ]),
+            [
+              "run",
+              "agent",
+              "calls",
+              ...(anyBatch ? ["batch calls"] : []),
+              "cached",
+              "input tok.",
+              "output tok.",
+              "reasoning tok.",
+              "cost $",
+              ...(anyBatch ? ["saved $"] : []),
+            ],
+            llm.map((a) => {
+              const b = "batch" in a ? a.batch : undefined;
+              return [
+                a.run,
+                a.agent,
+                n(a.usage.calls),
+                ...(anyBatch ? [n(b?.requests ?? 0)] : []),
+                n(a.usage.cacheHits),
+                n(a.usage.inputTokens),
+                n(a.usage.outputTokens),
+                n(a.usage.reasoningTokens),
+                money(a.costUsd),
+                ...(anyBatch ? [b ? money(b.savedUsd) : "—"] : []),
+              ];
+            }),
           ),
         );
+        if (anyBatch)
+          out.log(
+            "batch calls: answered through a provider's batch API, priced at the table's batch columns (or half the live rates); saved: against the same calls made live",
+          );
       } finally {
         store.close();
       }
