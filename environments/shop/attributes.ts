@@ -87,27 +87,3 @@ export function shopCovariates(l: CodedListing, rank: number, page: number): num
     l.wasPrice !== null ? 1 : 0,
   ];
 }
-
-/** A catalog listing in the coding's shape (treatments flattened). */
-export function codedListing(l: {
-  price: number;
-  reviewScore: number;
-  stars: number;
-  roomType: string;
-  freeCancellation: boolean;
-  breakfast: boolean;
-  treatments: { sponsored: boolean; endorsed: boolean; roomsLeft: number | null; wasPrice: number | null };
-}): CodedListing {
-  return {
-    price: l.price,
-    reviewScore: l.reviewScore,
-    stars: l.stars,
-    roomType: l.roomType,
-    freeCancellation: l.freeCancellation,
-    breakfast: l.breakfast,
-    sponsored: l.treatments.sponsored,
-    endorsed: l.treatments.endorsed,
-    roomsLeft: l.treatments.roomsLeft,
-    wasPrice: l.treatments.wasPrice,
-  };
-}

@@ -14,6 +14,17 @@ export {
 } from "./actions.ts";
 export { areaOf, orList } from "./areas.ts";
 export {
+  ATTRIBUTE_COVARIATES,
+  type CodedListing,
+  RANK_COVARIATES,
+  rankCovariate,
+  SHOP_COVARIATES,
+  type ShopCovariate,
+  shopCovariates,
+  TREATMENT_COVARIATES,
+  type TreatmentCovariate,
+} from "./attributes.ts";
+export {
   buildShopTasks,
   checkPoolForShop,
   DEFAULT_FAMILY_SHARES,

@@ -16,6 +16,9 @@ import { createRng } from "../../environments/kernel/rng.ts";
 import type { ShopTrialRecord } from "../../environments/shop/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 
+/** Hundreds of model calls through the real client: room for a loaded 2-core machine. */
+const HEAVY = 300_000;
+
 async function ok(args: string[]): Promise<string> {
   const r = await runInProcess(args);
   expect(r.code, `${args.join(" ")}\n${r.err}`).toBe(0);
@@ -44,71 +47,80 @@ describe("the shop through ChatOpenAI against serve-sim", () => {
     await server.close();
   });
 
-  it("tools mode: parallel tool calls, every episode right, and the careful shopper's tastes recovered", async () => {
-    const records = await runShop(tempDir(), [
-      "--agent",
-      "openai:sim-shop-careful",
-      "--base-url",
-      server.url,
-      "--answer-mode",
-      "tools",
-      "--tasks",
-      "160",
-      "--families",
-      "open:3,dominance:1",
-      "--page-size",
-      "4",
-      "--replicates",
-      "1",
-      "--concurrency",
-      "32",
-    ]);
-    expect(records).toHaveLength(160);
-    for (const r of records) {
-      expect(r.success, r.taskId).toBe(true);
-      expect(r.nonResponse).toBeNull();
-      expect(r.usage.calls).toBe(r.turns);
-      expect(r.shown.filter((s) => s.admissible).every((s) => s.viewed)).toBe(true);
-    }
-    // Several calls in one model message, each answered: views of every acceptable result at once.
-    const parallel = records.filter((r) =>
-      r.trajectory.some((t, i) => i > 0 && t.turn === r.trajectory[i - 1]!.turn),
-    );
-    expect(parallel.length).toBeGreaterThan(100);
-    const fit = shopLogit(shopEpisodesFromRecords(records), {
-      referencePrice: 250,
-      draws: 0,
-      rng: createRng(1),
-    });
-    if (fit.status !== "ok") throw new Error(fit.reason);
-    expect(fit.situations).toBe(160);
-    for (const c of fit.fit.coefficients) {
-      const truth = (CAREFUL_BETA as Record<string, number>)[c.name]!;
-      expect(Math.abs(c.estimate - truth) / c.robustSe!, `${c.name}: ${c.estimate} vs ${truth}`).toBeLessThan(
-        3.5,
+  it(
+    "tools mode: parallel tool calls, every episode right, and the careful shopper's tastes recovered",
+    async () => {
+      const records = await runShop(tempDir(), [
+        "--agent",
+        "openai:sim-shop-careful",
+        "--base-url",
+        server.url,
+        "--answer-mode",
+        "tools",
+        "--tasks",
+        "120",
+        "--families",
+        "open:3,dominance:1",
+        "--page-size",
+        "4",
+        "--replicates",
+        "1",
+        "--concurrency",
+        "32",
+      ]);
+      expect(records).toHaveLength(120);
+      for (const r of records) {
+        expect(r.success, r.taskId).toBe(true);
+        expect(r.nonResponse).toBeNull();
+        expect(r.usage.calls).toBe(r.turns);
+        expect(r.shown.filter((s) => s.admissible).every((s) => s.viewed)).toBe(true);
+      }
+      // Several calls in one model message, each answered: views of every acceptable result at once.
+      const parallel = records.filter((r) =>
+        r.trajectory.some((t, i) => i > 0 && t.turn === r.trajectory[i - 1]!.turn),
       );
-    }
-  });
+      expect(parallel.length).toBeGreaterThan(80);
+      const fit = shopLogit(shopEpisodesFromRecords(records), {
+        referencePrice: 250,
+        draws: 0,
+        rng: createRng(1),
+      });
+      if (fit.status !== "ok") throw new Error(fit.reason);
+      expect(fit.situations).toBe(120);
+      for (const c of fit.fit.coefficients) {
+        const truth = (CAREFUL_BETA as Record<string, number>)[c.name]!;
+        expect(
+          Math.abs(c.estimate - truth) / c.robustSe!,
+          `${c.name}: ${c.estimate} vs ${truth}`,
+        ).toBeLessThan(3.5);
+      }
+    },
+    HEAVY,
+  );
 
-  it("text mode: the same shopper writes Action lines, read by the grammar", async () => {
-    const records = await runShop(tempDir(), [
-      "--agent",
-      "openai:sim-shop-careful,openai:sim-shop-first-result",
-      "--base-url",
-      server.url,
-      "--answer-mode",
-      "text",
-      "--tasks",
-      "20",
-      "--replicates",
-      "1",
-    ]);
-    const careful = records.filter((r) => r.agent === "openai:sim-shop-careful");
-    expect(careful.every((r) => r.success)).toBe(true);
-    expect(careful.some((r) => r.trajectory.filter((t) => t.turn === 2).length >= 2)).toBe(true);
-    const hasty = records.filter((r) => r.agent === "openai:sim-shop-first-result");
-    for (const r of hasty) expect(r.trajectory[0]).toMatchObject({ tool: "search", args: {}, ok: true });
-  });
+  it(
+    "text mode: the same shopper writes Action lines, read by the grammar",
+    async () => {
+      const records = await runShop(tempDir(), [
+        "--agent",
+        "openai:sim-shop-careful,openai:sim-shop-first-result",
+        "--base-url",
+        server.url,
+        "--answer-mode",
+        "text",
+        "--tasks",
+        "20",
+        "--replicates",
+        "1",
+      ]);
+      const careful = records.filter((r) => r.agent === "openai:sim-shop-careful");
+      expect(careful.every((r) => r.success)).toBe(true);
+      expect(careful.some((r) => r.trajectory.filter((t) => t.turn === 2).length >= 2)).toBe(true);
+      const hasty = records.filter((r) => r.agent === "openai:sim-shop-first-result");
+      for (const r of hasty) expect(r.trajectory[0]).toMatchObject({ tool: "search", args: {}, ok: true });
+    },
+    HEAVY,
+  );
 });
 
 /** An OpenAI-compatible server that searches, then views, books and views again in one message. */

@@ -31,96 +31,103 @@ async function exported(store: string, runId: string): Promise<Record_[]> {
 
 const runIdOf = (out: string) => /run (shop-\w+):/.exec(out)![1]!;
 
+/** A real process, a run, three analyses and a report: room for a loaded 2-core machine. */
+const HEAVY = 300_000;
+
 describe("bazaar run shop", () => {
-  it("runs the default sim shoppers, ends with the headline, and analyze, report and watch read the run", async () => {
-    const cwd = tempDir();
-    const run = await runCli(["run", "shop", "--tasks", "24", "--replicates", "2"], { cwd });
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/192 of 192 trials stored/);
-    expect(run.stdout).toMatch(/shop, 192 episodes \(price-equivalents at \$250 a night, 95% intervals\):/);
-    expect(run.stdout).toMatch(/^sim:careful +48 +100\.0% \[100\.0, 100\.0\] +k=2: 100\.0%/m);
-    expect(run.stdout).toMatch(/^sim:first-result +48 /m);
-    const runId = runIdOf(run.stdout);
-    expect(run.stdout).toContain(`bazaar watch ${runId}`);
+  it(
+    "runs the default sim shoppers, ends with the headline, and analyze, report and watch read the run",
+    async () => {
+      const cwd = tempDir();
+      const run = await runCli(["run", "shop", "--tasks", "24", "--replicates", "2"], { cwd });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/192 of 192 trials stored/);
+      expect(run.stdout).toMatch(/shop, 192 episodes \(price-equivalents at \$250 a night, 95% intervals\):/);
+      expect(run.stdout).toMatch(/^sim:careful +48 +100\.0% \[100\.0, 100\.0\] +k=2: 100\.0%/m);
+      expect(run.stdout).toMatch(/^sim:first-result +48 /m);
+      const runId = runIdOf(run.stdout);
+      expect(run.stdout).toContain(`bazaar watch ${runId}`);
 
-    const store = path.join(cwd, "bazaar.db");
-    const json = await runInProcess(["analyze", runId, "--store", store, "--json", "--bootstrap", "50"]);
-    expect(json.code).toBe(0);
-    const a = JSON.parse(json.out) as {
-      env: string;
-      agents: {
-        agent: string;
-        episodes: number;
-        passK: { k: number }[];
-        logit: { status: string };
-        outcomes: { success: { estimate: number } };
-      }[];
-    };
-    expect(a.env).toBe("shop");
-    expect(a.agents.map((x) => x.agent)).toEqual([
-      "sim:careful",
-      "sim:first-result",
-      "sim:ignores-constraint",
-      "sim:invents-ids",
-    ]);
-    expect(a.agents[0]!.passK.map((p) => p.k)).toEqual([1, 2]);
-    expect(a.agents[0]!.outcomes.success.estimate).toBe(1);
+      const store = path.join(cwd, "bazaar.db");
+      const json = await runInProcess(["analyze", runId, "--store", store, "--json", "--bootstrap", "50"]);
+      expect(json.code).toBe(0);
+      const a = JSON.parse(json.out) as {
+        env: string;
+        agents: {
+          agent: string;
+          episodes: number;
+          passK: { k: number }[];
+          logit: { status: string };
+          outcomes: { success: { estimate: number } };
+        }[];
+      };
+      expect(a.env).toBe("shop");
+      expect(a.agents.map((x) => x.agent)).toEqual([
+        "sim:careful",
+        "sim:first-result",
+        "sim:ignores-constraint",
+        "sim:invents-ids",
+      ]);
+      expect(a.agents[0]!.passK.map((p) => p.k)).toEqual([1, 2]);
+      expect(a.agents[0]!.outcomes.success.estimate).toBe(1);
 
-    const report = await runInProcess([
-      "analyze",
-      runId,
-      "--store",
-      store,
-      "--report",
-      path.join(cwd, "out"),
-      "--bootstrap",
-      "20",
-    ]);
-    expect(report.code).toBe(0);
-    for (const f of [
-      "shop-report.md",
-      "shop-rank-effect.svg",
-      "shop-funnel.svg",
-      "shop-pass-k.svg",
-      "shop-price-equivalents.svg",
-    ])
-      expect(existsSync(path.join(cwd, "out", f)), f).toBe(true);
-    const md = readFileSync(path.join(cwd, "out", "shop-report.md"), "utf8");
-    expect(md).toMatch(/^# Shop run shop-/);
-    expect(md).toContain("![Rank effect in dollars");
-    expect(readFileSync(path.join(cwd, "out", "shop-pass-k.svg"), "utf8")).toMatch(/^<svg/);
+      const report = await runInProcess([
+        "analyze",
+        runId,
+        "--store",
+        store,
+        "--report",
+        path.join(cwd, "out"),
+        "--bootstrap",
+        "20",
+      ]);
+      expect(report.code).toBe(0);
+      for (const f of [
+        "shop-report.md",
+        "shop-rank-effect.svg",
+        "shop-funnel.svg",
+        "shop-pass-k.svg",
+        "shop-price-equivalents.svg",
+      ])
+        expect(existsSync(path.join(cwd, "out", f)), f).toBe(true);
+      const md = readFileSync(path.join(cwd, "out", "shop-report.md"), "utf8");
+      expect(md).toMatch(/^# Shop run shop-/);
+      expect(md).toContain("![Rank effect in dollars");
+      expect(readFileSync(path.join(cwd, "out", "shop-pass-k.svg"), "utf8")).toMatch(/^<svg/);
 
-    const text = await runInProcess(["analyze", runId, "--store", store, "--bootstrap", "0"]);
-    expect(text.code).toBe(0);
-    expect(text.out).toMatch(/Task success \(booked an admissible listing/);
-    expect(text.out).toMatch(/pass\^k: the chance that k trials/);
-    expect(text.out).toMatch(/Constraint violations/);
-    expect(text.out).toMatch(/Search behaviour/);
-    expect(text.out).toMatch(/Price-equivalents at \$250 a night/);
-    expect(text.out).toMatch(/sim:careful: conditional logit over the admissible listings shown/);
-    expect(text.out).toMatch(/Funnel: P\(viewed \| shown\)/);
+      const text = await runInProcess(["analyze", runId, "--store", store, "--bootstrap", "0"]);
+      expect(text.code).toBe(0);
+      expect(text.out).toMatch(/Task success \(booked an admissible listing/);
+      expect(text.out).toMatch(/pass\^k: the chance that k trials/);
+      expect(text.out).toMatch(/Constraint violations/);
+      expect(text.out).toMatch(/Search behaviour/);
+      expect(text.out).toMatch(/Price-equivalents at \$250 a night/);
+      expect(text.out).toMatch(/sim:careful: conditional logit over the admissible listings shown/);
+      expect(text.out).toMatch(/Funnel: P\(viewed \| shown\)/);
 
-    const watch = await runInProcess(["watch", runId, "--store", store, "--episode", "0"]);
-    expect(watch.code).toBe(0);
-    expect(watch.out).toMatch(/^episode #0 · sim:careful · shop/m);
-    expect(watch.out).toMatch(/^call 1 \(message 1\): search\(\{/m);
-    expect(watch.out).toMatch(/^(booked \w+ .* · price cap met|gave-up: No listing)/m);
-    const list = await runInProcess([
-      "watch",
-      runId,
-      "--store",
-      store,
-      "--outcome",
-      "gave-up",
-      "--kind",
-      "infeasible",
-      "--agent",
-      "sim:careful",
-    ]);
-    expect(list.code).toBe(0);
-    expect(list.out).toMatch(/filters: agent=sim:careful, outcome=gave-up, kind=infeasible · \d+ matching/);
-  });
+      const watch = await runInProcess(["watch", runId, "--store", store, "--episode", "0"]);
+      expect(watch.code).toBe(0);
+      expect(watch.out).toMatch(/^episode #0 · sim:careful · shop/m);
+      expect(watch.out).toMatch(/^call 1 \(message 1\): search\(\{/m);
+      expect(watch.out).toMatch(/^(booked \w+ .* · price cap met|gave-up: No listing)/m);
+      const list = await runInProcess([
+        "watch",
+        runId,
+        "--store",
+        store,
+        "--outcome",
+        "gave-up",
+        "--kind",
+        "infeasible",
+        "--agent",
+        "sim:careful",
+      ]);
+      expect(list.code).toBe(0);
+      expect(list.out).toMatch(/filters: agent=sim:careful, outcome=gave-up, kind=infeasible · \d+ matching/);
+    },
+    HEAVY,
+  );
 
   it("refuses impossible designs with exit 2 and writes no store", async () => {
     const cwd = tempDir();
