@@ -16,7 +16,9 @@ describe("bazaar import pricebench <dir> (as a user runs it)", () => {
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/pricebench-steep\s+pricebench:steep/);
     expect(imp.stdout).toMatch(/--with-runs 'pricebench-\*'/);
-    expect(imp.stdout).toMatch(/your model on the same tasks: bazaar run choice --tasks release --agent <agent>/);
+    expect(imp.stdout).toMatch(
+      /your model on the same tasks: bazaar run choice --tasks release --agent <agent>/,
+    );
     const runs = await runCli(["runs", "--store", "pb.db", "--json"], { cwd });
     expect((JSON.parse(runs.stdout) as { id: string }[]).map((r) => r.id).sort()).toEqual([
       "pricebench-locked",

@@ -221,7 +221,8 @@ export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
         if (b.page === 1 && b.rank === 1) s.rankOne++;
       }
       const f = String(r.family ?? "?");
-      const g = (s.byFamily[f] ??= { n: 0, ok: 0 });
+      const g = s.byFamily[f] ?? { n: 0, ok: 0 };
+      s.byFamily[f] = g;
       g.n++;
       if (r.success === true) g.ok++;
     },

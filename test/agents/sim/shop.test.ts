@@ -84,7 +84,9 @@ describe("simulated shop shoppers", () => {
         shopUtility(SHOP_PRESETS.careful!.params.beta, { ...s, ...s.treatments }, s.rank, s.page),
       ),
     );
-    set.forEach((s, i) => expectShare(counts.get(s.id) ?? 0, n, p[i]!));
+    set.forEach((s, i) => {
+      expectShare(counts.get(s.id) ?? 0, n, p[i]!);
+    });
   });
 
   it("first-result: never opens a listing and books the first result that looks acceptable", async () => {
