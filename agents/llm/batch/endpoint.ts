@@ -181,6 +181,27 @@ export class BatchEndpoint {
     return this.queue.size;
   }
 
+  /**
+   * A signal for one provider call, aborted with the endpoint: the OpenAI SDK adds a listener to the
+   * signal of every request and never removes it, so the endpoint's own would collect one per poll.
+   */
+  private linked(): { signal: AbortSignal; done: () => void } {
+    const c = new AbortController();
+    const onStop = () => c.abort();
+    if (this.stop.signal.aborted) c.abort();
+    else this.stop.signal.addEventListener("abort", onStop, { once: true });
+    return { signal: c.signal, done: () => this.stop.signal.removeEventListener("abort", onStop) };
+  }
+
+  private async call<T>(f: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const l = this.linked();
+    try {
+      return await f(l.signal);
+    } finally {
+      l.done();
+    }
+  }
+
   private track(p: Promise<void>): void {
     this.running.add(p);
     p.finally(() => this.running.delete(p)).catch(() => {});
@@ -259,9 +280,10 @@ export class BatchEndpoint {
   private async adopt(b: BatchRecord): Promise<string | null> {
     if (b.batchId !== null) return b.batchId;
     const since = Date.parse(b.createdAt) / 1000 - 3600;
+    const l = this.linked();
     try {
       let seen = 0;
-      for await (const p of this.o.client.list(this.stop.signal)) {
+      for await (const p of this.o.client.list(l.signal)) {
         if (p.input_file_id === b.fileId) {
           this.o.ledger.update(b.localId, { batchId: p.id, state: p.status as BatchState });
           return p.id;
@@ -270,6 +292,8 @@ export class BatchEndpoint {
       }
     } catch {
       // Not knowing is not finding: the requests go again (the worst case pays twice, never loses).
+    } finally {
+      l.done();
     }
     if (this.closed) return null;
     this.o.ledger.update(b.localId, { state: "unsent", error: "no batch was made from its uploaded file" });
@@ -287,16 +311,16 @@ export class BatchEndpoint {
     });
     let batch: ProviderBatch;
     try {
-      const fileId = await o.client.upload(
-        items.map((p) => p.line),
-        `bazaar-${o.runId}-${localId}.jsonl`,
-        this.stop.signal,
+      const fileId = await this.call((signal) =>
+        o.client.upload(
+          items.map((p) => p.line),
+          `bazaar-${o.runId}-${localId}.jsonl`,
+          signal,
+        ),
       );
       o.ledger.update(localId, { state: "uploaded", fileId });
-      batch = await o.client.create(
-        fileId,
-        { bazaar_run: o.runId, bazaar_batch: String(localId) },
-        this.stop.signal,
+      batch = await this.call((signal) =>
+        o.client.create(fileId, { bazaar_run: o.runId, bazaar_batch: String(localId) }, signal),
       );
       o.ledger.update(localId, { state: batch.status as BatchState, batchId: batch.id });
     } catch (err) {
@@ -381,7 +405,7 @@ export class BatchEndpoint {
   private async poll(w: Watch): Promise<void> {
     let b: ProviderBatch;
     try {
-      b = await this.o.client.retrieve(w.batchId, this.stop.signal);
+      b = await this.call((signal) => this.o.client.retrieve(w.batchId, signal));
     } catch (err) {
       if (this.closed) return;
       const c = classifyError(err);
@@ -432,10 +456,11 @@ export class BatchEndpoint {
     const answers: [Waiter[], ResultLine][] = [];
     let answered = 0;
     let failed = 0;
+    const l = this.linked();
     try {
       for (const fileId of [b.output_file_id, b.error_file_id]) {
         if (!fileId) continue;
-        for await (const text of this.o.client.lines(fileId, this.stop.signal)) {
+        for await (const text of this.o.client.lines(fileId, l.signal)) {
           const line = readResultLine(text);
           if (typeof line === "string") continue; // not a line of ours: nobody waits on it
           const record = lineRecord(line);
@@ -451,12 +476,21 @@ export class BatchEndpoint {
       }
     } catch (err) {
       if (this.closed) return;
-      // Its files will still be there: the requests retry, and find this batch again.
-      const reason = `could not read the files of batch ${w.batchId}: ${redact(classifyError(err).summary)}`;
+      const c = classifyError(err);
+      const reason = `could not read the files of batch ${w.batchId}: ${redact(c.summary)}`;
+      if (c.status === 404) {
+        // Its files are gone (providers delete them after a while): what it answered is lost, so
+        // its requests go again, in a new batch.
+        this.o.ledger.update(w.localId, { state: "lost", error: reason });
+        this.o.ledger.failAll(w.localId, reason);
+      }
+      // Otherwise its files will still be there: the requests retry, and find this batch again.
       for (const [ws] of answers)
         for (const x of ws) x.resolve(errorResponse(503, reason, "batch_unavailable"));
       this.refuse(this.end(w), 503, true, reason);
       return;
+    } finally {
+      l.done();
     }
     if (this.closed) return;
     this.o.ledger.ingest(w.localId, records);

@@ -194,7 +194,9 @@ describe("a stopped batch run resumes", () => {
       hostAgents: host(store, plan.runId).hostAgents,
       signal: stop.signal,
     });
-    await until(() => s.stats().batches.batches >= 1);
+    // Stop once the ledger holds the batch's id: a stop between the provider's create and the ledger's
+    // write is the adoption case, tested on its own below.
+    await until(() => batchLedger(store).list(plan.runId)[0]?.batchId != null);
     stop.abort();
     const stopped = await first;
     expect(stopped.interrupted).toBe(true);
@@ -210,6 +212,43 @@ describe("a stopped batch run resumes", () => {
     expect(resumed.stored).toBe(tasks.length);
     expect(h.counts()).toMatchObject({ submitted: 0, resumed: 1, answered: tasks.length });
     expect(s.stats().batches).toMatchObject({ batches: 1, lines: tasks.length, resubmitted: 0 });
+    expect(outcomes(store, plan.runId)).toEqual(await live(s, "sim-steep"));
+    store.close();
+  });
+
+  it("sends again what a batch answered when its files are gone (deleted by the provider)", async () => {
+    const s = await server({ batch: { delayMs: 300 } });
+    const { plan, store } = planFor(s, "sim-steep");
+    const stop = new AbortController();
+    const first = executeRun(plan, store, {
+      concurrency: 1000,
+      hostAgents: host(store, plan.runId).hostAgents,
+      signal: stop.signal,
+    });
+    // Stop once the ledger holds the batch's id: a stop between the provider's create and the ledger's
+    // write is the adoption case, tested on its own below.
+    await until(() => batchLedger(store).list(plan.runId)[0]?.batchId != null);
+    stop.abort();
+    await first;
+    const client = new OpenAIBatchClient(s.url, undefined);
+    const batchId = batchLedger(store).list(plan.runId)[0]!.batchId!;
+    let done = await client.retrieve(batchId);
+    while (done.status !== "completed") {
+      await new Promise((r) => setTimeout(r, 20));
+      done = await client.retrieve(batchId);
+    }
+    expect((await fetch(`${s.url}/files/${done.output_file_id}`, { method: "DELETE" })).status).toBe(200);
+
+    const h = host(store, plan.runId);
+    const resumed = await executeRun(plan, store, { concurrency: 1000, hostAgents: h.hostAgents });
+    expect(resumed.stored).toBe(tasks.length);
+    expect(resumed.failed).toBe(0);
+    expect(
+      batchLedger(store)
+        .list(plan.runId)
+        .map((b) => b.state),
+    ).toEqual(["completed", "lost"]);
+    expect(s.stats().batches).toMatchObject({ batches: 2, resubmitted: tasks.length });
     expect(outcomes(store, plan.runId)).toEqual(await live(s, "sim-steep"));
     store.close();
   });
