@@ -1,4 +1,5 @@
 import type { RunProgress } from "../environments/runner/execute.ts";
+import { rate as perTime } from "./tui/format.ts";
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -27,7 +28,7 @@ export class ProgressLine {
     const bar = "█".repeat(Math.round(frac * width)).padEnd(width, "░");
     const rate = p.elapsedMs > 0 ? (p.ranNow * 1000) / p.elapsedMs : 0;
     const left = rate > 0 ? Math.max(0, (p.target - p.stored) / rate) : 0;
-    const line = `${bar} ${fmt(p.stored)}/${fmt(p.target)} trials · ${fmt(rate)}/s · ${fmt(p.nonResponsesNow)} non-responses${p.failedNow > 0 ? ` · ${fmt(p.failedNow)} failed` : ""} · ETA ${left.toFixed(0)}s`;
+    const line = `${bar} ${fmt(p.stored)}/${fmt(p.target)} trials · ${perTime(rate)} · ${fmt(p.nonResponsesNow)} non-responses${p.failedNow > 0 ? ` · ${fmt(p.failedNow)} failed` : ""} · ETA ${left.toFixed(0)}s`;
     this.stream.write(`\r\x1b[2K${line}`);
     this.shown = true;
   }

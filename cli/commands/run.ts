@@ -272,6 +272,7 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
       signal: controller.signal,
       onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
       onTrial: live ? (record) => live.onTrial(record) : undefined,
+      onEpisode: live ? live.episodes : undefined,
     });
     watched = true;
     await live?.finish(result);

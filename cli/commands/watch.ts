@@ -2,10 +2,13 @@ import type { Command } from "commander";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun } from "../../environments/runner/records.ts";
 import { SqliteStore } from "../../environments/store/index.ts";
+import { liveEpisodes, runIsActive, runnersOf } from "../../environments/store/live.ts";
 import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import type { Output } from "../output.ts";
 import { count } from "../tui/format.ts";
+import { followRun } from "../tui/live/follow.ts";
 import { plainEpisode, plainStats, plainSummary } from "../tui/plain.ts";
+import { turnText } from "../tui/records/live.ts";
 import { type ReplayFilter, type ReplaySource, StoreReplaySource } from "../tui/replay/source.ts";
 
 interface WatchOptions {
@@ -17,6 +20,20 @@ interface WatchOptions {
   nonResponse?: string;
   episode?: string;
   limit: string;
+  follow?: boolean;
+}
+
+/** Episodes a stop or a crash cut short, where they stopped (the live log keeps them until they run again). */
+function interruptedLines(store: SqliteStore, runId: string): string[] {
+  const cut = liveEpisodes(store, runId);
+  if (cut.length === 0 || runIsActive(runnersOf(store, runId))) return [];
+  return [
+    `${cut.length} episode${cut.length === 1 ? " was" : "s were"} interrupted (the same command runs ${cut.length === 1 ? "it" : "them"} again); where they stopped:`,
+    ...cut.map((e) => {
+      const last = e.turns.at(-1);
+      return `  #${e.seq} ${e.agent} · ${last ? `turn ${last.turn} · ${turnText(last, 120)}` : "before its first turn"}`;
+    }),
+  ];
 }
 
 /** The command-line filters, checked against what this run's environment offers. */
@@ -109,6 +126,10 @@ export function registerWatch(program: Command, out: Output): void {
     .option("--non-response <yes|no>", "only episodes that were (yes) or were not (no) non-responses")
     .option("--episode <seq>", "open this episode (piped: print it in full)")
     .option("--limit <n>", "piped: list at most this many episodes", "50")
+    .option(
+      "--follow",
+      "watch a run that is running (in another terminal or process): its episodes in flight turn by turn, until it ends",
+    )
     .action(async (runId: string, o: WatchOptions) => {
       const store = SqliteStore.open(o.store, { create: false, readonly: true });
       try {
@@ -121,10 +142,29 @@ export function registerWatch(program: Command, out: Output): void {
           agents: r.agents,
         });
         const filter = filterFrom(o, source);
-        if (!process.stdout.isTTY) {
-          printPlain(out, source, filter, o);
+        if (o.follow) {
+          const controller = new AbortController();
+          const stop = () => controller.abort();
+          process.once("SIGINT", stop);
+          try {
+            await followRun(store, r, {
+              stdout: process.stdout,
+              stdin: process.stdin,
+              log: (l) => out.log(l),
+              signal: controller.signal,
+            });
+          } finally {
+            process.off("SIGINT", stop);
+          }
           return;
         }
+        const cut = interruptedLines(store, runId);
+        if (!process.stdout.isTTY) {
+          printPlain(out, source, filter, o);
+          for (const line of cut) out.log(line);
+          return;
+        }
+        for (const line of cut) out.log(line);
         const openSeq =
           o.episode === undefined ? undefined : parseOption("episode", nonNegativeInt, o.episode);
         // Ink and React load only for the terminal view (they take most of a second to import).

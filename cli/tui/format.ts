@@ -31,6 +31,18 @@ export function duration(seconds: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
+/**
+ * A rate that reads at any speed: "1,234 trials/s"; below one a second "12 trials/min"; below one a
+ * minute "75 s/trial"; before the first one "—".
+ */
+export function rate(perSecond: number, unit = "trials"): string {
+  const per = unit ? ` ${unit}/` : "/";
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return `—${per}s`;
+  if (perSecond >= 1) return `${count(perSecond)}${per}s`;
+  if (perSecond * 60 >= 1) return `${count(perSecond * 60)}${per}min`;
+  return `${count(1 / perSecond)} s ${unit ? `per ${unit.replace(/s$/, "")}` : "each"}`;
+}
+
 /** Compact token counts: 950, 12.3k, 4.1M. */
 export function tokens(n: number): string {
   if (n < 1000) return String(Math.round(n));

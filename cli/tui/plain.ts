@@ -2,7 +2,7 @@
  * The non-terminal fallback: the same information as the views, as plain lines for logs and pipes
  * (no escape codes, no redrawing).
  */
-import { clip, count, duration, pct, tokens, usd } from "./format.ts";
+import { clip, count, duration, pct, rate, tokens, usd } from "./format.ts";
 import type { EpisodeModel, EpisodeSummary, StatsView } from "./records/index.ts";
 import { shopPlainLines } from "./records/shop.ts";
 import type { AgentRow, DashboardView } from "./state/dashboard.ts";
@@ -10,11 +10,11 @@ import type { AgentRow, DashboardView } from "./state/dashboard.ts";
 export function plainProgressLine(v: DashboardView): string {
   const share = v.target === 0 ? 1 : v.stored / v.target;
   const nonResponses = v.agents.reduce((s, a) => s + a.nonResponses, 0);
-  return `[${pct(share).padStart(6)}] ${count(v.stored)}/${count(v.target)} stored · ${count(v.trialsPerSecond)} trials/s · ETA ${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}${v.failed > 0 ? ` · failed ${count(v.failed)} (re-run by the same command)` : ""}`;
+  return `[${pct(share).padStart(6)}] ${count(v.stored)}/${count(v.target)} stored · ${rate(v.trialsPerSecond)} · ETA ${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}${v.failed > 0 ? ` · failed ${count(v.failed)} (re-run by the same command)` : ""}`;
 }
 
 export function plainAgentLine(a: AgentRow): string {
-  return `${a.agent}: ${count(a.done)}/${count(a.total)} · ${count(a.trialsPerSecond)} trials/s · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokens(a.usage.inputTokens)} in / ${tokens(a.usage.outputTokens)} out · cost ${usd(a.costUsd)}`;
+  return `${a.agent}: ${count(a.done)}/${count(a.total)} · ${rate(a.trialsPerSecond)} · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokens(a.usage.inputTokens)} in / ${tokens(a.usage.outputTokens)} out · cost ${usd(a.costUsd)}`;
 }
 
 export function plainStats(stats: StatsView, indent = "  "): string[] {

@@ -27,7 +27,15 @@ export interface RunProgress {
 
 /** A live view's side of the runner: episodes as they start, act and end. */
 export interface EpisodeListener {
-  started(e: { seq: number; trialKey: string; agent: string; agentIndex: number; taskIndex: number }): void;
+  started(e: {
+    seq: number;
+    trialKey: string;
+    agent: string;
+    agentIndex: number;
+    taskIndex: number;
+    /** When it started (milliseconds since the epoch), where that is not now (a follower's). */
+    at?: number;
+  }): void;
   turn(seq: number, turn: LiveTurn): void;
   /** `stored`: its trial was written; `failed`: stored as failed; `dropped`: cut short by a stop. */
   ended(seq: number, how: "stored" | "failed" | "dropped"): void;

@@ -56,7 +56,10 @@ export function planRun(args: {
 }
 
 /** Trials are numbered task-major: all agents and replicates of task 0, then task 1, … */
-export function coordinates(plan: RunPlan, seq: number): TrialCoordinates {
+export function coordinates(
+  plan: Pick<RunPlan, "replicates"> & { agents: readonly unknown[] },
+  seq: number,
+): TrialCoordinates {
   const r = plan.replicates;
   const a = plan.agents.length;
   return {

@@ -24,6 +24,28 @@ export function* trialRecords(store: SqliteStore, runId: string): Generator<Reco
   }
 }
 
+/** The trial records at these seqs (stored ones only), for a follower that sees trials finish. */
+export function trialRecordsAt(
+  store: SqliteStore,
+  runId: string,
+  seqs: readonly number[],
+): Record<string, unknown>[] {
+  const env = environmentNamed(requireRun(store, runId).env);
+  return store.trialRowsAt(runId, seqs).map((row) => {
+    const result = row.result as { outcome: unknown; usage: Usage };
+    return env.record({
+      run: runId,
+      trialKey: row.trialKey,
+      seq: row.seq,
+      agent: row.agent,
+      replicate: row.replicate,
+      task: row.task,
+      outcome: result.outcome,
+      usage: result.usage,
+    });
+  });
+}
+
 /** The run with this id, or a UserError that lists the runs the store does have. */
 export function requireRun(store: SqliteStore, runId: string): RunSummary {
   const run = store.getRun(runId);

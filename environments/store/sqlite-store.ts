@@ -365,6 +365,37 @@ export class SqliteStore {
     if (rows.length > 0 || failed.length > 0) this.insertMany(rows, failed);
   }
 
+  /** A run's tasks, by task index. */
+  runTasks(runId: string): unknown[] {
+    return (
+      this.db
+        .prepare("SELECT task FROM tasks WHERE run_id = ? ORDER BY task_index")
+        .pluck()
+        .all(runId) as string[]
+    ).map((t) => JSON.parse(t) as unknown);
+  }
+
+  /** The stored trials of a run at these seqs (those not stored are left out), in seq order. */
+  trialRowsAt(runId: string, seqs: readonly number[]): TrialRow[] {
+    if (seqs.length === 0) return [];
+    const out: TrialRow[] = [];
+    const stmt = this.db.prepare(
+      `SELECT t.seq, t.trial_key AS trialKey, t.agent, t.replicate, t.result, k.task
+         FROM trials t JOIN tasks k ON k.run_id = t.run_id AND k.task_index = t.task_index
+        WHERE t.run_id = ? AND t.seq IN (SELECT value FROM json_each(?)) ORDER BY t.seq`,
+    );
+    for (const r of stmt.all(runId, JSON.stringify(seqs)) as {
+      seq: number;
+      trialKey: string;
+      agent: string;
+      replicate: number;
+      result: string;
+      task: string;
+    }[])
+      out.push({ ...r, task: JSON.parse(r.task), result: JSON.parse(r.result) });
+    return out;
+  }
+
   /** How many of a run's trials are failed (missing data). */
   failedCount(runId: string): number {
     if (!this.hasFailedTable) return 0;

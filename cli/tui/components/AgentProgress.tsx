@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { bar, clip, count, duration, tokens, usd } from "../format.ts";
+import { bar, clip, count, duration, rate, tokens, usd } from "../format.ts";
 import type { AgentRow } from "../state/dashboard.ts";
 
 /**
@@ -22,7 +22,7 @@ export function AgentProgress({
   compact?: boolean;
 }) {
   const share = row.total === 0 ? 1 : row.done / row.total;
-  const figures = ` ${count(row.done)}/${count(row.total)} · ${count(row.trialsPerSecond)}/s · ETA ${duration(row.etaSeconds)}`;
+  const figures = ` ${count(row.done)}/${count(row.total)} · ${rate(row.trialsPerSecond, "")} · ETA ${duration(row.etaSeconds)}`;
   const name = clip(row.agent, nameWidth).padEnd(nameWidth);
   const u = row.usage;
   const cost = `tokens ${tokens(u.inputTokens)} in / ${tokens(u.outputTokens)} out · cost ${usd(row.costUsd)}`;

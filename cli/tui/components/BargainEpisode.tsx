@@ -86,7 +86,12 @@ export function BargainEpisode({ model, step, width, height }: BargainEpisodePro
         />
       </Box>
       <Box>
-        {shown >= model.messages.length ? (
+        {model.live ? (
+          <Text color="cyan">
+            in progress · turn {model.messages.at(-1)?.turn ?? 0} ·{" "}
+            {model.messages.at(-1)?.role === "buyer" ? "the seller" : "the buyer"} is answering
+          </Text>
+        ) : shown >= model.messages.length ? (
           <Outcome model={model} />
         ) : (
           <Text color="gray">

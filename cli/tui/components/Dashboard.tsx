@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Static, Text } from "ink";
-import { clip, count, duration } from "../format.ts";
+import { clip, count, duration, rate } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { AgentProgress } from "./AgentProgress.tsx";
 import { EpisodeView } from "./EpisodeView.tsx";
@@ -11,6 +11,8 @@ import { Help, type KeyHelp } from "./Help.tsx";
 import { StatsPanel } from "./StatsPanel.tsx";
 
 export const LIVE_KEYS: readonly KeyHelp[] = [
+  { keys: "↑ ↓", does: "focus another episode in flight (slow agents: shown turn by turn)" },
+  { keys: "p", does: "pin the focused episode (it stays until it ends)" },
   { keys: "space", does: "pause / resume the episode up close" },
   { keys: "← →", does: "step its turns back / forward (pauses)" },
   { keys: "n", does: "show the latest finished episode" },
@@ -18,8 +20,40 @@ export const LIVE_KEYS: readonly KeyHelp[] = [
   { keys: "q, ctrl-c", does: "stop the run (finished trials are kept; run again to resume)" },
 ];
 
+/** Rows the list of episodes in flight takes below the focused one. */
+export function inFlightListRows(view: DashboardView, rows: number): number {
+  if (!view.focus) return 0;
+  const listed = Math.min(view.inFlight.length, rows);
+  return 1 + listed + (view.inFlightCount > listed ? 1 : 0);
+}
+
+function InFlightList({ view, width, rows }: { view: DashboardView; width: number; rows: number }) {
+  const listed = view.inFlight.slice(0, rows);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text color="gray" wrap="truncate">
+        {clip(`in flight: ${count(view.inFlightCount)} episode${view.inFlightCount === 1 ? "" : "s"}`, width)}
+      </Text>
+      {listed.map((e) => (
+        <Text key={e.seq} wrap="truncate" color={e.focused ? "cyan" : undefined} bold={e.focused}>
+          {clip(`${e.focused ? "▸" : " "} ${e.line}`, width)}
+        </Text>
+      ))}
+      {view.inFlightCount > listed.length ? (
+        <Text color="gray" wrap="truncate">
+          {clip(`  … ${count(view.inFlightCount - listed.length)} more in flight`, width)}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
 export interface DashboardProps {
   view: DashboardView;
+  /** Lines for the list of episodes in flight (shown with a focused one); 0 hides it. */
+  inFlightRows?: number;
+  /** Whether the running statistics fit below the episode. */
+  showStats?: boolean;
   width: number;
   /** Rows for the episode up close (the live area stays small; the feed scrolls above it). */
   episodeHeight: number;
@@ -43,13 +77,15 @@ export function Dashboard({
   help,
   maxAgents = 12,
   interactive = true,
+  inFlightRows = 4,
+  showStats = true,
 }: DashboardProps) {
   const nameWidth = Math.min(24, Math.max(...view.agents.map((a) => a.agent.length), 5));
   const compact = view.agents.length > 3;
   const listed = view.agents.slice(0, maxAgents);
   const rest = view.agents.slice(listed.length);
   const f = view.featured;
-  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${count(view.trialsPerSecond)} trials/s · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
+  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${rate(view.trialsPerSecond)} · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
   return (
     <>
       <Static items={view.feed as DashboardView["feed"][number][]}>
@@ -85,19 +121,37 @@ export function Dashboard({
           </Box>
         ) : null}
         {help ? <Help title="keys (live run)" keys={LIVE_KEYS} width={width} /> : null}
-        {view.finished ? null : f ? (
-          <EpisodeView
-            model={f.model}
-            step={f.step}
-            width={width}
-            height={episodeHeight}
-            compact
-            status={f.paused ? "paused" : undefined}
-          />
-        ) : (
-          <Text color="gray">waiting for the first finished episode…</Text>
+        {view.finished || episodeHeight === 0 ? null : (
+          // Exactly `episodeHeight` rows, whatever the view inside would draw: the live area's
+          // height is then known, and stays below the terminal's.
+          <Box height={episodeHeight} overflowY="hidden" flexDirection="column">
+            {view.focus ? (
+              <EpisodeView
+                model={view.focus.model}
+                step={view.focus.model.steps}
+                width={width}
+                height={episodeHeight}
+                compact
+                status={view.focus.pinned ? "pinned" : undefined}
+              />
+            ) : f ? (
+              <EpisodeView
+                model={f.model}
+                step={f.step}
+                width={width}
+                height={episodeHeight}
+                compact
+                status={f.paused ? "paused" : undefined}
+              />
+            ) : (
+              <Text color="gray">waiting for the first finished episode…</Text>
+            )}
+          </Box>
         )}
-        {view.stats && f && !view.finished ? (
+        {view.focus && !view.finished && inFlightRows > 0 ? (
+          <InFlightList view={view} width={width} rows={inFlightRows} />
+        ) : null}
+        {showStats && view.stats && f && !view.finished ? (
           <StatsPanel stats={view.stats} agent={f.model.agent} width={width} />
         ) : null}
         {view.finished ? (
@@ -110,7 +164,12 @@ export function Dashboard({
           </Text>
         ) : interactive ? (
           <Text color="gray" wrap="truncate">
-            {clip("space pause · ←/→ step · n latest · ? help · q stop", width)}
+            {clip(
+              view.focus
+                ? "↑/↓ focus · p pin · ? help · q stop"
+                : "space pause · ←/→ step · n latest · ? help · q stop",
+              width,
+            )}
           </Text>
         ) : null}
       </Box>

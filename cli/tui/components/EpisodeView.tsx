@@ -23,7 +23,10 @@ export interface EpisodeViewProps {
 
 /** An episode up close, with a title line; the body is the view for the record's environment. */
 export function EpisodeView({ model, step, width, height, compact, status }: EpisodeViewProps) {
-  const title = `── episode #${model.seq} · ${model.agent} · ${model.env} · step ${Math.min(step, model.steps)}/${model.steps}${status ? ` · ${status}` : ""} `;
+  const where = model.live
+    ? `in flight · ${model.steps} turn${model.steps === 1 ? "" : "s"} so far`
+    : `step ${Math.min(step, model.steps)}/${model.steps}`;
+  const title = `── episode #${model.seq} · ${model.agent} · ${model.env} · ${where}${status ? ` · ${status}` : ""} `;
   const body = height - 1;
   return (
     <Box flexDirection="column" width={width}>

@@ -3,7 +3,7 @@
 /** @jsxImportSource react */
 import { useInput, useStdin, useStdout } from "ink";
 import { useState } from "react";
-import { Dashboard, LIVE_KEYS } from "../components/Dashboard.tsx";
+import { Dashboard, inFlightListRows, LIVE_KEYS } from "../components/Dashboard.tsx";
 import type { DashboardView } from "../state/dashboard.ts";
 
 /** The live area stays small (and each frame cheap); `bazaar watch` shows an episode in full. */
@@ -14,6 +14,9 @@ export interface LiveCommands {
   togglePause(): void;
   step(delta: number): void;
   latest(): void;
+  /** Focus the next (+1) or previous (−1) episode in flight. */
+  focus(delta: number): void;
+  pin(): void;
   /** Stop the run (q or ctrl-c): finished trials stay stored. */
   stop(): void;
 }
@@ -24,6 +27,37 @@ export interface LiveAppProps {
   commands: LiveCommands;
   width?: number;
   episodeHeight?: number;
+}
+
+/**
+ * Rows of each part of the live area for a terminal of `rows` rows. Every part is a known number of
+ * one-row lines (the episode up close is a box of exactly `episodeHeight` rows), and together they
+ * stay shorter than the terminal: ink can only erase what is still on the screen, so a live area
+ * taller than the terminal leaves a copy of itself above every frame.
+ */
+export function liveLayout(
+  view: DashboardView,
+  o: { rows: number; help: boolean; episodeHeight?: number },
+): { episodeHeight: number; maxAgents: number; inFlightRows: number; showStats: boolean } {
+  const budget = Math.max(1, o.rows - 1);
+  const maxAgents = Math.max(1, Math.floor(o.rows / 4));
+  const shownAgents = Math.min(view.agents.length, maxAgents);
+  const agentRows =
+    view.agents.length > 3 ? shownAgents + (view.agents.length > shownAgents ? 1 : 0) : 2 * shownAgents;
+  const errorRows = view.errorCount > 0 ? 1 + view.errors.length : 0;
+  const helpRows = o.help ? LIVE_KEYS.length + 3 : 0;
+  const keyRow = 1;
+  const used = 1 + agentRows + errorRows + helpRows + keyRow;
+  const statsRows = view.stats ? 1 + view.stats.lines.length : 0;
+  // The episode up close wants at least a few rows; the statistics, then the in-flight list, give way.
+  const MIN_EPISODE = 6;
+  const showStats = used + statsRows + MIN_EPISODE <= budget;
+  const listLines = Math.max(1, Math.min(6, Math.floor(o.rows / 8)));
+  const listRows = inFlightListRows(view, listLines);
+  const showList = used + (showStats ? statsRows : 0) + listRows + MIN_EPISODE <= budget;
+  const left = budget - used - (showStats ? statsRows : 0) - (showList ? listRows : 0);
+  const episodeHeight = o.episodeHeight ?? (left >= 3 ? Math.min(MAX_EPISODE_ROWS, left) : 0);
+  return { episodeHeight, maxAgents, inFlightRows: showList ? listLines : 0, showStats };
 }
 
 /**
@@ -43,28 +77,27 @@ export function LiveApp({ view, commands, width, episodeHeight }: LiveAppProps) 
       else if (key.leftArrow) commands.step(-1);
       else if (key.rightArrow) commands.step(1);
       else if (input === "n") commands.latest();
+      else if (key.upArrow) commands.focus(-1);
+      else if (key.downArrow) commands.focus(1);
+      else if (input === "p") commands.pin();
     },
     { isActive: isRawModeSupported === true },
   );
   const columns = width ?? stdout.columns ?? 80;
   const rows = stdout.rows ?? 24;
-  // The live area must stay shorter than the terminal, or every frame clears the screen.
-  const maxAgents = Math.max(1, Math.floor(rows / 4));
-  const shownAgents = Math.min(view.agents.length, maxAgents);
-  const agentRows =
-    view.agents.length > 3 ? shownAgents + (view.agents.length > shownAgents ? 1 : 0) : 2 * shownAgents;
-  const errorRows = view.errorCount > 0 ? 1 + view.errors.length : 0;
-  const helpRows = help ? LIVE_KEYS.length + 3 : 0;
-  const statsRows = view.stats ? 1 + view.stats.lines.length : 0;
-  const fixed = 1 + agentRows + errorRows + helpRows + statsRows + 2;
+  const layout = liveLayout(view, { rows, help, episodeHeight });
   return (
     <Dashboard
       view={view}
-      width={Math.max(40, columns - 1)}
-      episodeHeight={episodeHeight ?? Math.max(6, Math.min(MAX_EPISODE_ROWS, rows - fixed))}
+      // Every line of the live area is cut to the terminal's width (ink's truncate), so none wraps:
+      // each is one row, and ink erases exactly the rows it drew.
+      width={Math.max(1, columns - 1)}
+      episodeHeight={layout.episodeHeight}
       help={help}
-      maxAgents={maxAgents}
+      maxAgents={layout.maxAgents}
       interactive={isRawModeSupported === true}
+      inFlightRows={layout.inFlightRows}
+      showStats={layout.showStats}
     />
   );
 }

@@ -3,7 +3,7 @@ import { type Instance, render } from "ink";
 import { createElement } from "react";
 import type { DashboardView } from "../state/dashboard.ts";
 import { LiveApp, type LiveCommands } from "./LiveApp.tsx";
-import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./view.ts";
+import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
 
 /** Wall time per unit of frame time: 50 keeps the live view near 2% of a busy run. */
 const DUTY = 50;
@@ -24,6 +24,14 @@ export function inkRunView(o: RunViewOptions): RunView {
     },
     latest: () => {
       state.jumpToLatest(now());
+      draw();
+    },
+    focus: (d) => {
+      state.moveFocus(d, now());
+      draw();
+    },
+    pin: () => {
+      state.togglePin(now());
       draw();
     },
     stop: o.onStop,
@@ -48,8 +56,9 @@ export function inkRunView(o: RunViewOptions): RunView {
         patchConsole: false,
         // The pacing below decides when frames happen; ink need not hold them back.
         maxFps: 60,
-        // Only the lines that changed are rewritten: less to send to a (remote) terminal.
-        incrementalRendering: true,
+        // Not ink 6.8's incremental rendering: when a frame is taller than the one before, it leaves
+        // copies of earlier lines (the status line) above the live area. Whole frames are rewritten.
+        incrementalRendering: false,
       });
     }
     drawingMs += performance.now() - t0;
@@ -71,6 +80,7 @@ export function inkRunView(o: RunViewOptions): RunView {
   return {
     onProgress: (p) => state.progress(p),
     onTrial: (r) => state.trial(agentIndexOf(o.plan, r), r),
+    episodes: episodeEvents(state, now),
     retry: (m) => state.retry(m),
     error: (m) => state.error(m),
     drawn: () => ({ frames, ms: drawingMs }),

@@ -6,7 +6,7 @@
 import { plainAgentLine, plainProgressLine, plainStats } from "../plain.ts";
 import { adapterFor } from "../records/index.ts";
 import type { DashboardView } from "../state/dashboard.ts";
-import { agentIndexOf, dashboardState, type RunView, type RunViewOptions } from "./view.ts";
+import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
 
 export type { RunView, RunViewOptions } from "./view.ts";
 
@@ -58,6 +58,7 @@ function plainRunView(o: RunViewOptions): RunView {
       line(v);
     },
     onTrial: (r) => state.trial(agentIndexOf(o.plan, r), r),
+    episodes: episodeEvents(state, now),
     retry: (m) => state.retry(m),
     error: (m) => state.error(m),
     drawn: () => ({ frames: 0, ms: 0 }),

@@ -4,14 +4,30 @@
  * loaded only on a terminal) each depend on this, not on each other.
  */
 import type { Usage } from "../../../environments/kernel/types.ts";
-import type { RunProgress, RunResult } from "../../../environments/runner/execute.ts";
+import type { EpisodeListener, RunProgress, RunResult } from "../../../environments/runner/execute.ts";
 import { coordinates, type RunPlan } from "../../../environments/runner/plan.ts";
+
+/**
+ * What a live view needs of a run: a plan being run here, or a run another process is running
+ * (`bazaar watch --follow`), described from the store.
+ */
+export interface WatchedPlan {
+  runId: string;
+  env: Pick<RunPlan["env"], "name">;
+  agents: readonly { label: string }[];
+  replicates: number;
+  /** The tasks by task index (the live views show what an episode was about). */
+  tasks: readonly unknown[];
+}
+
 import type { TrialRecord } from "../records/types.ts";
 import { DashboardState, type DashboardTiming, trialsPerAgent } from "../state/dashboard.ts";
 
 export interface RunView {
   onProgress(p: RunProgress): void;
   onTrial(record: TrialRecord): void;
+  /** The runner's episode events (start, each turn, end), for episodes in flight. */
+  episodes: EpisodeListener;
   retry(model: string): void;
   error(message: string): void;
   /** Shows the final state and gives the terminal back; `failure` when the run threw. */
@@ -21,7 +37,7 @@ export interface RunView {
 }
 
 export interface RunViewOptions {
-  plan: RunPlan;
+  plan: WatchedPlan;
   /** Trials this invocation aims to have stored (the run or its `--limit` prefix). */
   target: number;
   /** Trials already stored per agent label. */
@@ -58,6 +74,15 @@ export function dashboardState(o: RunViewOptions, now: number): DashboardState {
   });
 }
 
-export function agentIndexOf(plan: RunPlan, record: TrialRecord): number {
+/** The runner's episode events folded into the dashboard state. */
+export function episodeEvents(state: DashboardState, now: () => number): EpisodeListener {
+  return {
+    started: (e) => state.episodeStarted(e.seq, e.agentIndex, e.agent, e.at ?? now()),
+    turn: (seq, t) => state.episodeTurn(seq, t),
+    ended: (seq) => state.episodeEnded(seq),
+  };
+}
+
+export function agentIndexOf(plan: WatchedPlan, record: TrialRecord): number {
   return coordinates(plan, Number(record.seq)).agentIndex;
 }

@@ -5,13 +5,16 @@
  */
 import { z } from "zod";
 import { scoreSession } from "../../../analysis/bargain/session.ts";
-import type { EndReason } from "../../../environments/bargain/types.ts";
+import { judgeAction } from "../../../environments/bargain/judge.ts";
+import { PAIR_SEPARATOR } from "../../../environments/bargain/record.ts";
+import type { BargainRole, EndReason } from "../../../environments/bargain/types.ts";
 import { count, pct, usd } from "../format.ts";
 import {
   agentErrorOf,
   type EnvAdapter,
   type EpisodeBase,
   type EpisodeSummary,
+  type LiveEpisodeState,
   str,
   type TrialRecord,
 } from "./types.ts";
@@ -194,9 +197,63 @@ export interface BargainStats {
   snpSeller: number;
 }
 
+/** The task fields a session in flight is drawn from (the bargaining task, environments/bargain). */
+const LiveTaskSchema = z.looseObject({
+  scenarioId: z.string(),
+  product: z.looseObject({ title: z.string(), category: z.string().optional() }),
+  listedPrice: money,
+  budget: money,
+  cost: money,
+  interest: z.enum(["MI", "CI"]),
+});
+
+/** A session in flight: its dialogue and price ladder so far, from the turns (buyer first, alternating). */
+function bargainLive(e: LiveEpisodeState, task: unknown): BargainEpisodeModel | { mismatch: string } {
+  const t = LiveTaskSchema.safeParse(task);
+  if (!t.success) return { mismatch: "no bargaining task for this episode" };
+  const [buyer, seller] = e.agent.split(PAIR_SEPARATOR);
+  const messages: BargainMessage[] = e.turns.map((turn) => {
+    // Read as the environment reads it: a tool call, or the paper's Thought/Talk/Action text.
+    const j = turn.error ? null : judgeAction(turn.action, turn.role as BargainRole, t.data.scenarioId);
+    return {
+      // A turn is a buyer message and the reply.
+      turn: Math.ceil(turn.turn / 2),
+      role: turn.role,
+      action: j?.ok ? actionLabel(turn.role, j.type) : "INVALID",
+      price: j?.ok ? j.price : null,
+      talk: j?.ok ? j.talk : (turn.error ?? (j && !j.ok ? j.reason : "")),
+    };
+  });
+  return {
+    kind: "bargain",
+    seq: e.seq,
+    agent: e.agent,
+    env: "bargain",
+    steps: Math.max(1, messages.length),
+    live: true,
+    scenarioId: t.data.scenarioId,
+    buyer: buyer ?? e.agent,
+    seller: seller ?? "",
+    product: t.data.product.title,
+    category: t.data.product.category ?? "",
+    listedPrice: t.data.listedPrice,
+    budget: t.data.budget,
+    cost: t.data.cost,
+    interest: t.data.interest,
+    outcome: "no-deal",
+    endedBy: "in progress",
+    invalidSide: null,
+    invalidReason: null,
+    dealPrice: null,
+    messages,
+    profits: null,
+  };
+}
+
 export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
   env: "bargain",
   model: bargainModel,
+  live: bargainLive,
   summary: bargainSummary,
   status: (r) => ({
     nonResponse: r.outcome === "invalid",

@@ -3,7 +3,10 @@
  * goes through the environment's adapter into plain view models; components only lay those out.
  * Every adapter reads its record fields in one place, so a renamed field is a one-line fix there.
  */
+import type { LiveTurn } from "../../../environments/store/live.ts";
 import type { TrialCondition } from "../../../environments/store/trial-pages.ts";
+
+export type { LiveTurn };
 
 /** A trial record as the runner hands it to `onTrial` and as `export` writes it. */
 export type TrialRecord = Readonly<Record<string, unknown>>;
@@ -72,6 +75,16 @@ export interface EpisodeBase {
   agent: string;
   env: string;
   steps: number;
+  /** An episode still in flight: drawn from its turns so far, with no outcome yet. */
+  live?: boolean;
+}
+
+/** An episode in flight as the live views know it: its turns so far (from the runner or the store). */
+export interface LiveEpisodeState {
+  seq: number;
+  agent: string;
+  startedAt: number;
+  turns: readonly LiveTurn[];
 }
 
 export interface EnvAdapter<M extends EpisodeBase, S> {
@@ -87,6 +100,11 @@ export interface EnvAdapter<M extends EpisodeBase, S> {
   status(record: TrialRecord): { nonResponse: boolean; error: string | null };
   stats: StatsFold<S>;
   facets: FilterFacet[];
+  /**
+   * The view model of an episode still in flight, from its task and turns so far (the bargaining
+   * dialogue and price ladder grow turn by turn); without it, the turns are listed generically.
+   */
+  live?(episode: LiveEpisodeState, task: unknown): M | { mismatch: string };
 }
 
 /** Reads a field that must be a string, or "" (adapters never throw on a record). */

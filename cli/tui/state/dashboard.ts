@@ -6,7 +6,8 @@
  */
 import type { Usage } from "../../../environments/kernel/types.ts";
 import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
-import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
+import { liveLine, liveModel } from "../records/live.ts";
+import type { EpisodeSummary, LiveTurn, StatsView, TrialRecord } from "../records/types.ts";
 
 export interface AgentPlan {
   agent: string;
@@ -42,10 +43,30 @@ export interface FeaturedEpisode {
   paused: boolean;
 }
 
+/** An episode in flight, as the list below the focused one shows it. */
+export interface InFlightRow {
+  seq: number;
+  agent: string;
+  turns: number;
+  line: string;
+  focused: boolean;
+}
+
+/** The episode in flight shown up close, turn by turn as its turns arrive. */
+export interface FocusedEpisode {
+  model: EpisodeModel;
+  pinned: boolean;
+}
+
 export interface DashboardView {
   runId: string;
   env: string;
   elapsedMs: number;
+  /** Episodes in flight long enough to watch (slow agents), oldest first; the focused one up close. */
+  inFlight: readonly InFlightRow[];
+  /** How many episodes are in flight in all (the list shows the first few). */
+  inFlightCount: number;
+  focus: FocusedEpisode | null;
   stored: number;
   /** Trials of this invocation stored as failed (missing data: the same command re-runs them). */
   failed: number;
@@ -83,9 +104,23 @@ export interface DashboardTiming {
    * (ink's <Static> re-renders to remember what it printed).
    */
   feedMs: number;
+  /**
+   * An episode in flight this long is worth watching turn by turn (an LLM's); quicker ones (simulated
+   * agents, thousands a second) are only counted, and the view replays finished episodes instead.
+   */
+  watchAfterMs: number;
 }
 
-export const DEFAULT_TIMING: DashboardTiming = { stepMs: 250, holdMs: 1500, feedPerFrame: 4, feedMs: 1000 };
+export const DEFAULT_TIMING: DashboardTiming = {
+  stepMs: 250,
+  holdMs: 1500,
+  feedPerFrame: 4,
+  feedMs: 1000,
+  watchAfterMs: 300,
+};
+
+/** The span of the moving rate (and so of the ETA). */
+const RATE_WINDOW_MS = 30_000;
 
 /** The mutable accumulator behind the live view. */
 export class DashboardState {
@@ -113,6 +148,14 @@ export class DashboardState {
   } | null = null;
   private paused = false;
   private finished: DashboardView["finished"] = null;
+  /** Episodes in flight, by seq, in the order they started. */
+  private readonly flight = new Map<
+    number,
+    { agent: number; label: string; startedAt: number; turns: LiveTurn[]; taskIndex: number }
+  >();
+  private focusSeq: number | null = null;
+  private readonly rateSamples: [number, number][] = [];
+  private pinned = false;
 
   readonly runId: string;
   readonly env: string;
@@ -154,6 +197,59 @@ export class DashboardState {
     }));
     for (const a of this.agents) this.byName.set(a.agent, a);
     this.stored = o.agents.reduce((s, a) => s + a.storedBefore, 0);
+  }
+
+  /** An episode started (the runner's `onEpisode`, or a follower's read of the store). */
+  episodeStarted(seq: number, agentIndex: number, label: string, startedAt: number): void {
+    this.flight.set(seq, { agent: agentIndex, label, startedAt, turns: [], taskIndex: -1 });
+  }
+
+  episodeTurn(seq: number, turn: LiveTurn): void {
+    this.flight.get(seq)?.turns.push(turn);
+  }
+
+  episodeEnded(seq: number): void {
+    this.flight.delete(seq);
+    if (this.focusSeq === seq) {
+      this.focusSeq = null;
+      this.pinned = false;
+    }
+  }
+
+  /** Moves the focus to the next (+1) or previous (−1) episode in flight worth watching. */
+  moveFocus(delta: number, now: number): void {
+    const seqs = this.watchable(now).map(([seq]) => seq);
+    if (seqs.length === 0) return;
+    const i = this.focusSeq === null ? -1 : seqs.indexOf(this.focusSeq);
+    this.focusSeq = seqs[(((i < 0 ? 0 : i + delta) % seqs.length) + seqs.length) % seqs.length]!;
+  }
+
+  /** Pins the focused episode (it stays up close until it ends), or unpins it. */
+  togglePin(now: number): void {
+    if (this.focusSeq === null) this.moveFocus(0, now);
+    if (this.focusSeq !== null) this.pinned = !this.pinned;
+  }
+
+  private watchable(
+    now: number,
+  ): [number, { agent: number; label: string; startedAt: number; turns: LiveTurn[] }][] {
+    const out: [number, { agent: number; label: string; startedAt: number; turns: LiveTurn[] }][] = [];
+    for (const e of this.flight) if (now - e[1].startedAt >= this.timing.watchAfterMs) out.push(e);
+    return out;
+  }
+
+  /**
+   * Trials a second over the last `RATE_WINDOW_MS` (the whole run while it is shorter): the rate and
+   * the ETA follow what the run does now, not its average since the start.
+   */
+  private movingRate(now: number, seconds: number): number {
+    const samples = this.rateSamples;
+    samples.push([now, this.ranNow]);
+    while (samples.length > 2 && now - samples[1]![0] >= RATE_WINDOW_MS) samples.shift();
+    const [t0, n0] = samples[0]!;
+    const span = (now - t0) / 1000;
+    if (now - t0 < RATE_WINDOW_MS / 4) return seconds > 0 ? this.ranNow / seconds : 0;
+    return span > 0 ? (this.ranNow - n0) / span : 0;
   }
 
   /** A finished trial of the agent at `agentIndex` (in the plan's order). */
@@ -281,7 +377,7 @@ export class DashboardState {
     this.drainFeed(now);
     const elapsedMs = Math.max(this.elapsedMs, now - this.startedAt);
     const seconds = elapsedMs / 1000;
-    const rate = seconds > 0 ? this.ranNow / seconds : 0;
+    const rate = this.movingRate(now, seconds);
     const agents = this.agents.map((a): AgentRow => {
       const aRate = seconds > 0 ? a.ranNow / seconds : 0;
       const done = Math.min(a.total, a.storedBefore + a.ranNow);
@@ -299,6 +395,33 @@ export class DashboardState {
         costUsd: this.costOf(a.agent, a.usage),
       };
     });
+    const watchable = this.watchable(now);
+    if (this.focusSeq !== null && !this.flight.has(this.focusSeq)) this.focusSeq = null;
+    if (this.focusSeq === null && watchable.length > 0) this.focusSeq = watchable[0]![0];
+    const focused = this.focusSeq === null ? undefined : this.flight.get(this.focusSeq);
+    const inFlight = watchable.slice(0, 8).map(([seq, e]) => ({
+      seq,
+      agent: e.label,
+      turns: e.turns.length,
+      line: liveLine({ seq, agent: e.label, startedAt: e.startedAt, turns: e.turns }, now, 200),
+      focused: seq === this.focusSeq,
+    }));
+    const focus =
+      focused && this.focusSeq !== null
+        ? {
+            model: liveModel(
+              this.env,
+              {
+                seq: this.focusSeq,
+                agent: focused.label,
+                startedAt: focused.startedAt,
+                turns: focused.turns,
+              },
+              this.taskOf(this.focusSeq),
+            ),
+            pinned: this.pinned,
+          }
+        : null;
     const f = this.featured;
     const stored = Math.max(
       this.stored,
@@ -311,6 +434,9 @@ export class DashboardState {
       runId: this.runId,
       env: this.env,
       elapsedMs,
+      inFlight,
+      inFlightCount: this.flight.size,
+      focus,
       stored,
       failed: this.failed,
       target: this.target,

@@ -27,6 +27,7 @@ function state(opts: { target?: number; stepMs?: number; holdMs?: number; feedPe
       holdMs: opts.holdMs ?? 500,
       feedPerFrame: opts.feedPerFrame ?? 3,
       feedMs: 0,
+      watchAfterMs: 300,
     },
   });
 }
@@ -85,7 +86,7 @@ describe("DashboardState", () => {
       target: 2,
       agents: [{ agent: "og-narrator vs rule:boulware", total: 2, storedBefore: 0 }],
       startedAt: 0,
-      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 4, feedMs: 0 },
+      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 4, feedMs: 0, watchAfterMs: 300 },
     });
     const long = longBargainRecord(5, 0);
     s.trial(0, long);
@@ -105,7 +106,7 @@ describe("DashboardState", () => {
       target: 2,
       agents: [{ agent: "og-narrator vs rule:boulware", total: 2, storedBefore: 0 }],
       startedAt: 0,
-      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 4, feedMs: 0 },
+      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 4, feedMs: 0, watchAfterMs: 300 },
     });
     s.trial(0, longBargainRecord(5, 0));
     s.snapshot(0);
@@ -158,7 +159,7 @@ describe("DashboardState feed pacing", () => {
       target: 24,
       agents: [{ agent: "sim:steep", total: 24, storedBefore: 0 }],
       startedAt: 0,
-      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 2, feedMs: 1000 },
+      timing: { stepMs: 100, holdMs: 500, feedPerFrame: 2, feedMs: 1000, watchAfterMs: 300 },
     });
     s.trial(0, choice[0]!);
     expect(s.snapshot(0).feed).toHaveLength(0);

@@ -91,6 +91,8 @@ describe("LiveApp", () => {
       togglePause: () => calls.push("pause"),
       step: (d) => calls.push(`step ${d}`),
       latest: () => calls.push("latest"),
+      focus: (d) => calls.push(`focus ${d}`),
+      pin: () => calls.push("pin"),
       stop: () => calls.push("stop"),
     };
     const app = render(<LiveApp view={s.snapshot(0)} commands={commands} width={100} episodeHeight={24} />);
