@@ -145,7 +145,11 @@ describe("bad bargaining input gets a one-line error, exit code 2, and no store"
     ],
     ["bad schedule", ["--og-schedule", "0.5,2"], /--og-schedule "0.5,2": "2" is not a factor in \(0, 1\]/],
     ["bad turns", ["--max-turns", "0"], /--max-turns: expected a number ≥ 1/],
-    ["a choice option", ["--pool", "x.json"], /--pool is an option of `run choice`, not of `run bargain`/],
+    [
+      "a choice option",
+      ["--pool", "x.json"],
+      /--pool is an option of `run choice` and `run shop`, not of `run bargain`/,
+    ],
     [
       "missing catalog",
       ["--catalog", "/nonexistent/ahp"],

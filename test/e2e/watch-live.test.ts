@@ -116,6 +116,8 @@ describe.skipIf(!TMUX)("episodes as they happen", () => {
       runner.stdout.on("data", (d: Buffer) => {
         ran += d.toString();
       });
+      // Listened for at once: the runner may well be done before the follower is.
+      const runnerClosed = new Promise((resolve) => runner.on("close", resolve));
       const { runInProcess } = await import("../helpers/cli.ts");
       let runId: string | undefined;
       for (const t0 = Date.now(); !runId && Date.now() - t0 < 120_000; ) {
@@ -132,7 +134,7 @@ describe.skipIf(!TMUX)("episodes as they happen", () => {
         seen += d.toString();
       });
       const code = await new Promise<number | null>((resolve) => follower.on("close", resolve));
-      await new Promise((resolve) => runner.on("close", resolve));
+      await runnerClosed;
       expect(code).toBe(0);
       expect(seen).toMatch(/^following run bargain-\w+ \(bargain\)/m);
       expect(seen).toMatch(/^#\d+ openai:sim-bargain-llm vs rule:boulware · turn \d+ · (buyer|seller) · /m);
