@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
@@ -32,14 +32,19 @@ interface RunOptions extends LlmOptions, CommonRunOptions {
   prices?: string;
   batch?: boolean;
   batchSize: string;
+  leaseMs?: string;
 }
 
 function summary(result: RunResult, storePath: string, plan: RunPlan): string[] {
   const n = (x: number) => x.toLocaleString("en-US");
-  const earlier = result.stored - result.ranNow;
+  const earlier = result.stored - result.ranNow - result.byOthers;
+  const others =
+    result.otherRunners > 0
+      ? `, ${n(result.byOthers)} by ${n(result.otherRunners)} other runner${result.otherRunners === 1 ? "" : "s"} of the same run`
+      : "";
   const pct = result.ranNow > 0 ? ` (${((100 * result.nonResponsesNow) / result.ranNow).toFixed(1)}%)` : "";
   const lines = [
-    `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time, ${n(earlier)} before)`,
+    `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time${others}, ${n(earlier)} before)`,
     `agents: ${plan.agents.map((a) => a.label).join(", ")} · ${n(plan.tasks.length)} tasks × ${plan.replicates} replicate(s)`,
     `non-responses this time: ${n(result.nonResponsesNow)}${pct}`,
     `store: ${path.resolve(storePath)}`,
@@ -81,6 +86,8 @@ function addSharedOptions(cmd: Command): Command {
         "send the LLM agents' calls through the provider's batch API (/v1/files + /v1/batches: half the price, up to a day per round); resumable",
       )
       .option("--batch-size <n>", "with --batch: trials in flight, so requests per round", "10000")
+      // How soon a killed runner's trials go to the other runners of the run (tests shorten it).
+      .addOption(new Option("--lease-ms <ms>").hideHelp())
       .optionsGroup("LLM agents (openai:<model>):"),
   );
 }
@@ -273,6 +280,7 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
       onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
       onTrial: live ? (record) => live.onTrial(record) : undefined,
       onEpisode: live ? live.episodes : undefined,
+      leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
     });
     watched = true;
     await live?.finish(result);

@@ -5,7 +5,8 @@ import type { FailureRecord } from "../kernel/failures.ts";
 import { createRng } from "../kernel/rng.ts";
 import type { HostAgents } from "../kernel/types.ts";
 import type { FailedTrial, SqliteStore, StoredTrial } from "../store/index.ts";
-import { type LiveTurn, TurnLog } from "../store/live.ts";
+import { blockOf, LEASE_BLOCK, TrialLeases } from "../store/leases.ts";
+import { type LiveTurn, runnerName, runnersOf, TurnLog } from "../store/live.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
 
 export interface RunProgress {
@@ -60,6 +61,10 @@ function turnSummary(e: TurnEvent): string {
 export interface RunResult extends RunProgress {
   /** True when a signal stopped the run before the target was reached. */
   interrupted: boolean;
+  /** Trials of the target that other runners of the same run stored while this one ran. */
+  byOthers: number;
+  /** Other processes that ran the run on the same store while this one did. */
+  otherRunners: number;
   /** Failed trials of the run in the store after this invocation (this one's and earlier ones' still failed). */
   failed: number;
 }
@@ -108,12 +113,20 @@ export interface ExecuteOptions {
    * turns into worker threads (`agents/llm/host.ts`); episodes and the store stay here.
    */
   hostAgents?: HostAgents;
+  /**
+   * How long a lease on a block of trials lives unless renewed (`leases.ts`): how soon the trials
+   * of a killed runner go to the others. Default one minute.
+   */
+  leaseMs?: number;
 }
 
 /**
  * Runs every trial of a plan that the store does not hold yet, through a bounded pool of workers,
  * writing finished trials in batched transactions. Killing the process loses at most the unwritten
- * batch, and running the same plan again does exactly the missing trials.
+ * batch, and running the same plan again does exactly the missing trials. Trials are taken in leased
+ * blocks, so any number of processes running the same plan on the same store share its trials: each
+ * runs the blocks it holds, waits while others hold the rest, and takes over those of a runner whose
+ * leases ran out.
  */
 export async function executeRun(
   plan: RunPlan,
@@ -150,7 +163,6 @@ export async function executeRun(
   let ranNow = 0;
   let nonResponsesNow = 0;
   let failedNow = 0;
-  let nextSeq = 0;
   let failure: unknown;
   let stoppedBy: FailureRecord | null = null;
 
@@ -163,7 +175,28 @@ export async function executeRun(
     failedNow,
     elapsedMs: Date.now() - started,
   });
-  const log = opts.liveTurns === false ? null : new TurnLog(store, plan.runId);
+  const runner = runnerName();
+  const log = opts.liveTurns === false ? null : new TurnLog(store, plan.runId, runner);
+  const leases = new TrialLeases(store, plan.runId, runner, target, opts.leaseMs);
+  for (let b = 0; b < leases.blocks; b++) {
+    let all = true;
+    for (let seq = b * LEASE_BLOCK, end = Math.min(target, seq + LEASE_BLOCK); seq < end && all; seq++)
+      all = done[seq] === 1;
+    if (all) leases.skip(b);
+  }
+  // Trials of each held block not yet finished; blocks whose every trial is in the buffers, whose
+  // leases go once those are written.
+  const unfinished = new Map<number, number>();
+  let blocksDue: number[] = [];
+  const finished = (seq: number) => {
+    const b = blockOf(seq);
+    const left = (unfinished.get(b) ?? 1) - 1;
+    if (left > 0) unfinished.set(b, left);
+    else {
+      unfinished.delete(b);
+      blocksDue.push(b);
+    }
+  };
   const listener = opts.onEpisode;
   const watched = log !== null || listener !== undefined;
   // Trials whose episode ended and whose end the log and the listener hear of once they are stored.
@@ -182,19 +215,40 @@ export async function executeRun(
       endedBuffer = [];
       opts.onProgress?.(progress());
     }
+    for (const b of blocksDue) leases.done(b);
+    blocksDue = [];
+    leases.renew();
     log?.flush();
   };
   const timer = setInterval(flush, flushMs);
   timer.unref();
 
-  const claim = (): number => {
-    while (nextSeq < target && done[nextSeq] === 1) nextSeq++;
-    return nextSeq < target ? nextSeq++ : -1;
+  // The seqs of the blocks this runner holds, in order; refilled by a claim when used up.
+  let queue: number[] = [];
+  let next = 0;
+  let waitingOn = 0;
+  const claim = async (): Promise<number> => {
+    for (;;) {
+      if (next < queue.length) return queue[next++]!;
+      if (signal.aborted || failure !== undefined) return -1;
+      const c = leases.claim();
+      if (c === null) return -1;
+      if ("seqs" in c) {
+        queue = c.seqs;
+        next = 0;
+        unfinished.set(c.block, c.seqs.length);
+        continue;
+      }
+      // Every block left is held by other runners: wait for one to finish (its trials are then
+      // stored) or to go silent (its lease runs out and the block is ours to take).
+      waitingOn = c.others;
+      await pause(Math.max(5, Math.min(250, c.nextExpiry - Date.now() + 1)), signal);
+    }
   };
 
   const worker = async () => {
     let sinceYield = 0;
-    for (let seq = claim(); seq >= 0; seq = claim()) {
+    for (let seq = await claim(); seq >= 0; seq = await claim()) {
       // Simulated agents answer synchronously, so without this a worker would never leave the
       // microtask queue: no timer, no signal (Ctrl-C) and no I/O would run until the end.
       if (++sinceYield >= 64) {
@@ -268,6 +322,7 @@ export async function executeRun(
           usage: err.usage,
         });
         failedNow++;
+        finished(seq);
         if (failedBuffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
         continue;
       }
@@ -309,6 +364,7 @@ export async function executeRun(
       ranNow++;
       if (nonResponse) nonResponsesNow++;
       if (watched) endedBuffer.push([seq, "stored"]);
+      finished(seq);
       if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
     }
   };
@@ -325,6 +381,8 @@ export async function executeRun(
     opts.signal?.removeEventListener("abort", onUserAbort);
     await host?.close();
     flush();
+    // What this runner still holds (cut short by a stop or a failure) is the others' at once.
+    leases.end();
     log?.end(
       failure !== undefined
         ? "failed"
@@ -336,10 +394,32 @@ export async function executeRun(
     );
   }
   if (failure !== undefined) throw failure;
+  // Other runners stored trials too: the run's count is the store's, not this runner's tally.
+  const mine = stored;
+  const now = store.doneSeqs(plan.runId, plan.total);
+  stored = 0;
+  for (let i = 0; i < plan.total; i++) stored += now[i]!;
   if (stoppedBy) throw new RunStopped(stoppedBy, progress());
+  const others = runnersOf(store, plan.runId).filter((r) => r.runner !== runner && r.heartbeatAt >= started);
   return {
     ...progress(),
     interrupted: stored < target && opts.signal?.aborted === true,
     failed: store.failedCount(plan.runId),
+    byOthers: stored - mine,
+    otherRunners: Math.max(others.length, stored > mine || waitingOn > 0 ? 1 : 0),
   };
+}
+
+/** Waits `ms`, or less when the signal fires. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -115,7 +115,15 @@ export function guardDatabase(db: Database.Database, path: string): Database.Dat
         return (...args: Parameters<Database.Database["prepare"]>) =>
           statement(guarded(target.prepare, path, target)(...args));
       if (key === "transaction")
-        return (fn: (...a: never[]) => unknown) => guarded(target.transaction(fn), path, undefined);
+        return (fn: (...a: never[]) => unknown) => {
+          const tx = target.transaction(fn);
+          // Its deferred/immediate/exclusive forms too (a claim must lock from its first read).
+          return Object.assign(guarded(tx, path, undefined), {
+            deferred: guarded(tx.deferred, path, undefined),
+            immediate: guarded(tx.immediate, path, undefined),
+            exclusive: guarded(tx.exclusive, path, undefined),
+          });
+        };
       if (key === "pragma" || key === "exec")
         return guarded(value as (...a: never[]) => unknown, path, target);
       return value.bind(target);

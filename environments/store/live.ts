@@ -116,7 +116,7 @@ function statements(store: SqliteStore): Statements {
         for (const [seq, t, agent, startedAt] of turns)
           s.putTurn!.run(runId, seq, t.turn, agent, startedAt, JSON.stringify(t));
       },
-    );
+    ).immediate;
     return s;
   });
 }
@@ -145,6 +145,11 @@ export function liveEpisodes(store: SqliteStore, runId: string): LiveEpisode[] {
 export function runnersOf(store: SqliteStore, runId: string): RunnerRow[] {
   const s = statements(store);
   return s.present ? (s.runners!.all(runId) as RunnerRow[]) : [];
+}
+
+/** A name for this process's runner of a run: host, pid and a random suffix (a pid is reused). */
+export function runnerName(): string {
+  return `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** How long a runner may stay silent before a follower takes it for dead. */
@@ -177,11 +182,12 @@ export class TurnLog {
   constructor(
     store: SqliteStore,
     private readonly runId: string,
+    runner = runnerName(),
   ) {
     this.s = statements(store);
     // Episodes an earlier process left in the log (interrupted, crashed): dropped when they end here.
     for (const e of liveEpisodes(store, runId)) this.stale.add(e.seq);
-    this.runner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+    this.runner = runner;
     const now = Date.now();
     this.s.putRunner?.run(runId, this.runner, process.pid, hostname(), now, now);
   }

@@ -172,6 +172,8 @@ export class SqliteStore {
     );
     const touch = db.prepare("UPDATE runs SET updated_at = ? WHERE id = ?");
     const write = this.hasFailedTable ? SqliteStore.failedWriters(db) : null;
+    // A write transaction from its first read: several runners write one store, and a read that
+    // turns into a write in a deferred transaction fails at once (SQLITE_BUSY) when another wrote.
     this.insertMany = db.transaction((rows: StoredTrial[], failed: FailedTrial[]) => {
       // A trial that failed before and has now finished leaves the failed list (checked once a batch).
       const clear = write !== null && rows.length > 0 && write.anyFailed(rows[0]!.runId);
@@ -196,7 +198,7 @@ export class SqliteStore {
       }
       const first = rows[0] ?? failed[0];
       if (first) touch.run(new Date().toISOString(), first.runId);
-    });
+    }).immediate;
   }
 
   private static failedWriters(db: Database.Database) {
@@ -253,7 +255,12 @@ export class SqliteStore {
     let db: Database.Database;
     try {
       db = guardDatabase(
-        new Database(path, { readonly: opts.readonly === true && exists, fileMustExist: !opts.create }),
+        // Several runners may write one store: a writer waits up to 30 s for another's transaction.
+        new Database(path, {
+          readonly: opts.readonly === true && exists,
+          fileMustExist: !opts.create,
+          timeout: 30_000,
+        }),
         path,
       );
     } catch (err) {
@@ -323,33 +330,35 @@ export class SqliteStore {
    * identity. The run and all its tasks are written in one transaction.
    */
   ensureRun(run: RunInfo, tasks: readonly { taskId: string }[] = []): { created: boolean } {
-    const existing = this.db.prepare("SELECT config FROM runs WHERE id = ?").get(run.id) as
-      | { config: string }
-      | undefined;
     const config = JSON.stringify(run.config);
-    if (existing) {
-      if (existing.config !== config) {
-        throw new UserError(
-          `run ${run.id} exists in ${this.path} with a different configuration`,
-          "use another --store",
-        );
-      }
-      return { created: false };
-    }
-    const now = new Date().toISOString();
+    const select = this.db.prepare("SELECT config FROM runs WHERE id = ?");
     const insertRun = this.db.prepare(
       "INSERT INTO runs (id, env, config, total, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
     const insertTask = this.db.prepare(
       "INSERT INTO tasks (run_id, task_index, task_id, task) VALUES (?, ?, ?, ?)",
     );
-    this.db.transaction(() => {
-      insertRun.run(run.id, run.env, config, run.total, now, now);
-      tasks.forEach((t, i) => {
-        insertTask.run(run.id, i, t.taskId, JSON.stringify(t));
-      });
-    })();
-    return { created: true };
+    // One write transaction from the first read: two runners starting the same run at once do not
+    // both create it.
+    const existing = this.db
+      .transaction(() => {
+        const found = select.get(run.id) as { config: string } | undefined;
+        if (found) return found;
+        const now = new Date().toISOString();
+        insertRun.run(run.id, run.env, config, run.total, now, now);
+        tasks.forEach((t, i) => {
+          insertTask.run(run.id, i, t.taskId, JSON.stringify(t));
+        });
+        return undefined;
+      })
+      .immediate();
+    if (existing && existing.config !== config) {
+      throw new UserError(
+        `run ${run.id} exists in ${this.path} with a different configuration`,
+        "use another --store",
+      );
+    }
+    return { created: existing === undefined };
   }
 
   /** Which trials of a run are stored: a bitmap by seq (1 byte per trial keeps a 1M-trial run at 1 MB). */

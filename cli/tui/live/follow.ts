@@ -152,6 +152,8 @@ export async function followRun(store: SqliteStore, run: RunSummary, o: FollowOp
     elapsedMs: Date.now() - started,
     interrupted: active || stored < run.total,
     failed: store.failedCount(run.id),
+    byOthers: 0,
+    otherRunners: 0,
   });
   o.log(line);
   return active ? "following stopped" : status;
