@@ -5,7 +5,9 @@
  * it and the time the dashboard itself spent drawing. The dashboard draws into a stream that
  * says it is a 100×40 terminal and throws the bytes away, so everything up to the terminal itself is
  * measured: folding every trial, snapshots, React, layout, ink's frame diffing. The one-off import of
- * ink and React (paid only when the dashboard opens) is reported on its own.
+ * ink and React (paid only when the dashboard opens) is reported on its own. The dashboard hears of
+ * every turn as `bazaar run --watch` wires it; beside it, what the store's turn log (on by default,
+ * for `watch --follow`) costs a run nobody watches, against a run with no per-turn work at all.
  *
  *   npx tsx bench/tui.ts [--episodes N] [--rounds N]
  */
@@ -48,7 +50,7 @@ async function timed(
   p: RunPlan,
   episodes: number,
   dir: string,
-  watch: "none" | "dashboard",
+  watch: "none" | "dashboard" | "no-turn-log",
 ): Promise<number> {
   const store = SqliteStore.open(path.join(dir, `run-${runs++}.db`), { create: true });
   const t0 = performance.now();
@@ -68,6 +70,9 @@ async function timed(
     limit: episodes,
     onProgress: view ? (x) => view.onProgress(x) : undefined,
     onTrial: view ? (r) => view.onTrial(r) : undefined,
+    // As `bazaar run --watch` wires it: every turn of every episode reaches the dashboard.
+    onEpisode: view ? view.episodes : undefined,
+    liveTurns: watch !== "no-turn-log",
   });
   await view?.finish(result);
   const ms = performance.now() - t0;
@@ -92,17 +97,21 @@ async function compare(env: string, episodes: number, rounds: number, dir: strin
   const p = plan(env, episodes);
   await timed(p, Math.min(episodes, 500), dir, "none"); // warm-up of both paths
   await timed(p, Math.min(episodes, 500), dir, "dashboard");
+  await timed(p, Math.min(episodes, 500), dir, "no-turn-log");
   const bare: number[] = [];
   const watched: number[] = [];
+  const noLog: number[] = [];
   Object.assign(drawing, { frames: 0, ms: 0, runs: 0 });
   for (let i = 0; i < rounds; i++) {
     // Alternate which goes first, so a drift in machine load does not favour one side.
     if (i % 2 === 0) {
+      noLog.push(await timed(p, episodes, dir, "no-turn-log"));
       bare.push(await timed(p, episodes, dir, "none"));
       watched.push(await timed(p, episodes, dir, "dashboard"));
     } else {
       watched.push(await timed(p, episodes, dir, "dashboard"));
       bare.push(await timed(p, episodes, dir, "none"));
+      noLog.push(await timed(p, episodes, dir, "no-turn-log"));
     }
   }
   // Noise on a shared machine only ever adds time, so the fastest of the rounds is the headline;
@@ -114,6 +123,13 @@ async function compare(env: string, episodes: number, rounds: number, dir: strin
   const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`;
   console.log(
     `  ${env}: ${episodes.toLocaleString("en-US")} episodes (${p.agents.length} agents), best of ${rounds}: without --watch ${b.toFixed(0)} ms, with the dashboard ${w.toFixed(0)} ms → ${signed(added)} ${added <= 10 ? "(within the 10% target)" : "(OVER the 10% target)"}; medians ${median(bare).toFixed(0)} / ${median(watched).toFixed(0)} ms → ${signed(addedMedian)}`,
+  );
+  // What a run nobody watches pays for the turn log (`watch --follow`, interrupted episodes): the
+  // default run against one with no per-turn work at all (`liveTurns: false`).
+  const n0 = Math.min(...noLog);
+  const logAdded = (100 * (b - n0)) / n0;
+  console.log(
+    `    the turn log of a run without --watch: ${n0.toFixed(0)} ms without it, ${b.toFixed(0)} ms with it → ${signed(logAdded)} (best of ${rounds}); medians ${median(noLog).toFixed(0)} / ${median(bare).toFixed(0)} ms → ${signed((100 * (median(bare) - median(noLog))) / median(noLog))}`,
   );
   // The wall-time difference is noisy on a shared machine; the drawing time itself is not.
   const perRun = drawing.ms / drawing.runs;
