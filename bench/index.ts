@@ -3,10 +3,12 @@
  *   npm run bench -- --million     also the 1,000,000-trial memory check
  */
 import { benchBargain } from "./bargain.ts";
+import { benchBatch } from "./batch.ts";
 import { benchChoice } from "./choice.ts";
 import { benchChoiceAnalysis } from "./choice-analysis.ts";
 import { benchLlm } from "./llm.ts";
 import { benchLogit } from "./logit.ts";
+import { benchRunners } from "./runners.ts";
 import { benchShop } from "./shop.ts";
 import { benchTui } from "./tui.ts";
 
@@ -17,3 +19,5 @@ await benchLlm();
 await benchBargain();
 await benchShop();
 await benchTui();
+await benchBatch();
+await benchRunners();

@@ -42,6 +42,18 @@ export interface EpisodeListener {
   ended(seq: number, how: "stored" | "failed" | "dropped"): void;
 }
 
+function liveTurn(e: TurnEvent, at: number): LiveTurn {
+  return {
+    turn: e.turn,
+    role: e.role,
+    action: e.action,
+    summary: turnSummary(e),
+    ...(e.error !== undefined ? { error: e.error } : {}),
+    ...(e.usage ? { usage: e.usage } : {}),
+    at,
+  };
+}
+
 /** What a turn said, in short: the environment's last message to the agent, first line. */
 function turnSummary(e: TurnEvent): string {
   const messages = e.observation.messages;
@@ -270,21 +282,21 @@ export async function executeRun(
           agentIndex: c.agentIndex,
           taskIndex: c.taskIndex,
         });
-        observer = {
-          onTurn: (e) => {
-            const t: LiveTurn = {
-              turn: e.turn,
-              role: e.role,
-              action: e.action,
-              summary: turnSummary(e),
-              ...(e.error !== undefined ? { error: e.error } : {}),
-              ...(e.usage ? { usage: e.usage } : {}),
-              at: Date.now(),
+        observer = listener
+          ? {
+              onTurn: (e) => {
+                const t = liveTurn(e, Date.now());
+                log?.turn(seq, t);
+                listener.turn(seq, t);
+              },
+            }
+          : {
+              // Only the log hears of turns: it builds the few it writes (episodes that outlive a flush).
+              onTurn: (e) => {
+                const at = Date.now();
+                log?.turn(seq, () => liveTurn(e, at));
+              },
             };
-            log?.turn(seq, t);
-            listener?.turn(seq, t);
-          },
-        };
       }
       const dropped = () => {
         log?.ended(seq, true);

@@ -152,6 +152,11 @@ export function runnerName(): string {
   return `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** A turn as the log keeps it until written: the turn, or how to build it. */
+export type PendingTurn = LiveTurn | (() => LiveTurn);
+
+const built = (t: PendingTurn): LiveTurn => (typeof t === "function" ? t() : t);
+
 /** How long a runner may stay silent before a follower takes it for dead. */
 export const HEARTBEAT_STALE_MS = 15_000;
 
@@ -170,13 +175,13 @@ export class TurnLog {
   private readonly s: Statements;
   private readonly open = new Map<
     number,
-    { agent: string; startedAt: number; pending: LiveTurn[]; written: boolean; seen: boolean }
+    { agent: string; startedAt: number; pending: PendingTurn[]; written: boolean; seen: boolean }
   >();
   private dropped: number[] = [];
   private readonly stale = new Set<number>();
   private interrupted: [
     number,
-    { agent: string; startedAt: number; pending: LiveTurn[]; written: boolean },
+    { agent: string; startedAt: number; pending: PendingTurn[]; written: boolean },
   ][] = [];
 
   constructor(
@@ -196,7 +201,11 @@ export class TurnLog {
     this.open.set(seq, { agent, startedAt: Date.now(), pending: [], written: false, seen: false });
   }
 
-  turn(seq: number, t: LiveTurn): void {
+  /**
+   * A turn of an episode in flight; as a function when building it costs something, so that only
+   * the turns of episodes that outlive a flush (the few that are written) are ever built.
+   */
+  turn(seq: number, t: PendingTurn): void {
     this.open.get(seq)?.pending.push(t);
   }
 
@@ -219,7 +228,7 @@ export class TurnLog {
     const rows: [number, LiveTurn, string, number][] = [];
     for (const [seq, e] of this.interrupted) {
       if (!e.written) this.dropped.push(seq);
-      for (const t of e.pending) rows.push([seq, t, e.agent, e.startedAt]);
+      for (const t of e.pending) rows.push([seq, built(t), e.agent, e.startedAt]);
     }
     this.interrupted = [];
     for (const [seq, e] of this.open) {
@@ -230,7 +239,7 @@ export class TurnLog {
       if (e.pending.length === 0) continue;
       // A re-run of an episode interrupted earlier starts over: its old turns go first.
       if (!e.written) this.dropped.push(seq);
-      for (const t of e.pending) rows.push([seq, t, e.agent, e.startedAt]);
+      for (const t of e.pending) rows.push([seq, built(t), e.agent, e.startedAt]);
       e.pending = [];
       e.written = true;
     }
