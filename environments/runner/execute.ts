@@ -334,6 +334,7 @@ export async function executeRun(
           usage: err.usage,
         });
         failedNow++;
+        log?.settled(seq);
         finished(seq);
         if (failedBuffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
         continue;
@@ -376,6 +377,7 @@ export async function executeRun(
       ranNow++;
       if (nonResponse) nonResponsesNow++;
       if (watched) endedBuffer.push([seq, "stored"]);
+      log?.settled(seq);
       finished(seq);
       if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
     }

@@ -210,6 +210,19 @@ export class TurnLog {
   }
 
   /**
+   * The episode's trial is finished and waits to be written. One never written here is forgotten
+   * at once (nothing of it is in the table), so that the turns of the many short episodes between
+   * two flushes are not kept alive until the flush; one already written keeps its place until
+   * `ended` drops its rows, after its trial is stored.
+   */
+  settled(seq: number): void {
+    const e = this.open.get(seq);
+    if (!e) return;
+    if (!e.written && !this.stale.has(seq)) this.open.delete(seq);
+    else e.pending = [];
+  }
+
+  /**
    * The episode ended. Stored or failed: its turns leave the table. Cut short (`keep`: the run was
    * stopped): its turns so far are written, to show where it was until it runs again.
    */
