@@ -38,20 +38,36 @@ export interface EpisodeListener {
     at?: number;
   }): void;
   turn(seq: number, turn: LiveTurn): void;
-  /** `stored`: its trial was written; `failed`: stored as failed; `dropped`: cut short by a stop. */
+  /**
+   * The episode is over: `stored`, its trial is finished and goes into the next write (a follower
+   * reading the store sees it then); `failed`, it goes in as failed; `dropped`, cut short by a stop.
+   */
   ended(seq: number, how: "stored" | "failed" | "dropped"): void;
 }
 
+/**
+ * A turn as a live view sees it. Its summary is read from the observation's messages only when
+ * asked for (shown, or written to the store): environments render their messages on demand, and a
+ * simulated agent that never reads them should not pay for a view that never shows them.
+ */
 function liveTurn(e: TurnEvent, at: number): LiveTurn {
-  return {
+  let summary: string | undefined;
+  const t = {
     turn: e.turn,
     role: e.role,
     action: e.action,
-    summary: turnSummary(e),
     ...(e.error !== undefined ? { error: e.error } : {}),
     ...(e.usage ? { usage: e.usage } : {}),
     at,
-  };
+  } as LiveTurn;
+  Object.defineProperty(t, "summary", {
+    enumerable: true,
+    get: () => {
+      summary ??= turnSummary(e);
+      return summary;
+    },
+  });
+  return t;
 }
 
 /** What a turn said, in short: the environment's last message to the agent, first line. */
@@ -60,11 +76,16 @@ function turnSummary(e: TurnEvent): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role === "assistant") continue;
-    const line =
-      m.content
-        .trim()
-        .split("\n")
-        .find((l) => l.trim() !== "") ?? "";
+    // The first non-blank line, found without splitting a long prompt into all of its lines.
+    const c = m.content;
+    let line = "";
+    for (let from = 0; from <= c.length; ) {
+      const nl = c.indexOf("\n", from);
+      const end = nl < 0 ? c.length : nl;
+      line = c.slice(from, end).trim();
+      if (line !== "" || nl < 0) break;
+      from = nl + 1;
+    }
     return line.length > 160 ? `${line.slice(0, 159)}…` : line;
   }
   return "";
@@ -211,8 +232,11 @@ export async function executeRun(
   };
   const listener = opts.onEpisode;
   const watched = log !== null || listener !== undefined;
-  // Trials whose episode ended and whose end the log and the listener hear of once they are stored.
-  let endedBuffer: [number, "stored" | "failed"][] = [];
+  // Trials whose episode ended and whose end the log hears of once they are stored (its rows go
+  // only when the trial holds the episode). The listener hears at once: a live view has no use for
+  // an episode whose trial is written within the flush interval, and keeping its turns that long
+  // for thousands of short episodes costs more in garbage collection than the view itself.
+  let endedBuffer: number[] = [];
   const flush = () => {
     if (buffer.length > 0 || failedBuffer.length > 0) {
       store.writeTrials(buffer, failedBuffer);
@@ -220,10 +244,7 @@ export async function executeRun(
       buffer = [];
       failedBuffer = [];
       lastFlush = Date.now();
-      for (const [seq, how] of endedBuffer) {
-        log?.ended(seq);
-        listener?.ended(seq, how);
-      }
+      for (const seq of endedBuffer) log?.ended(seq);
       endedBuffer = [];
       opts.onProgress?.(progress());
     }
@@ -314,7 +335,10 @@ export async function executeRun(
       } catch (err) {
         if (!(err instanceof EpisodeFailed) || signal.aborted || err.failure.kind === "configuration") {
           if (watched) dropped();
-        } else if (watched) endedBuffer.push([seq, "failed"]);
+        } else if (watched) {
+          endedBuffer.push(seq);
+          listener?.ended(seq, "failed");
+        }
         if (!(err instanceof EpisodeFailed) || signal.aborted) throw err;
         if (err.failure.kind === "configuration") {
           // No other trial can succeed either: stop them all, keep what finished.
@@ -376,7 +400,10 @@ export async function executeRun(
       });
       ranNow++;
       if (nonResponse) nonResponsesNow++;
-      if (watched) endedBuffer.push([seq, "stored"]);
+      if (watched) {
+        endedBuffer.push(seq);
+        listener?.ended(seq, "stored");
+      }
       log?.settled(seq);
       finished(seq);
       if (buffer.length >= batchSize || Date.now() - lastFlush >= flushMs) flush();
