@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { CachedResponse, CacheStats, ResponseCache } from "../agents/llm/cache.ts";
 import { loadModelRules } from "../agents/llm/model-params.ts";
+import { parseBaseUrls } from "../agents/llm/pool/base-urls.ts";
 import { registerSecret } from "../agents/llm/secrets.ts";
 import type { LlmContext } from "../agents/registry.ts";
 import { UserError } from "../environments/kernel/errors.ts";
@@ -27,13 +28,15 @@ export interface LlmOptions {
   preflight: boolean;
   modelRules?: string;
   envFile?: string;
+  /** `run --batch`: refused with an endpoint pool (a batch goes to one endpoint). */
+  batch?: boolean;
 }
 
 export function addLlmOptions(cmd: Command): Command {
   return cmd
     .option(
       "--base-url <url>",
-      "OpenAI-compatible endpoint for openai:<model> agents (vLLM, Ollama, serve-sim…)",
+      "OpenAI-compatible endpoint for openai:<model> agents (vLLM, Ollama, serve-sim…); a,b,c or @pool.json: an endpoint pool (each request to the replica with the fewest in flight)",
     )
     .option("--temperature <t>", "sampling temperature for LLM agents")
     .option("--top-p <p>", "nucleus sampling for LLM agents")
@@ -103,12 +106,16 @@ export class DeferredCache implements ResponseCache {
 export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext {
   const opt = <T>(name: string, schema: z.ZodType<T>, v: string | undefined) =>
     v === undefined ? undefined : parseOption(name, schema, v);
+  const urls = o.baseUrl === undefined ? undefined : parseBaseUrls(o.baseUrl);
+  if (urls && urls.length > 1 && o.batch)
+    throw new UserError(
+      "--batch sends to one endpoint; give one --base-url",
+      `drop --batch to spread the calls over the ${urls.length} replicas, or name one of them`,
+    );
   return {
     settings: {
-      baseURL:
-        o.baseUrl === undefined
-          ? undefined
-          : parseOption("base-url", z.string().url("expected a URL"), o.baseUrl),
+      baseURL: urls?.[0],
+      ...(urls && urls.length > 1 ? { replicas: urls } : {}),
       temperature: opt("temperature", finite.pipe(z.number().min(0).max(2)), o.temperature),
       topP: opt("top-p", finite.pipe(z.number().gt(0).max(1)), o.topP),
       maxTokens: opt("max-tokens", positiveInt, o.maxTokens),

@@ -6,6 +6,7 @@ import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
 import { normalizingFetch } from "./dialects.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
+import { poolIdentity } from "./pool/replicas.ts";
 import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
@@ -51,6 +52,10 @@ export interface CallResult {
  */
 export class ModelCaller {
   private readonly chat: ChatInvoker;
+  /** An endpoint pool's clients, one per replica, made on first use (the first is `chat`). */
+  private readonly replicaChats: (ChatInvoker | undefined)[] = [];
+  private readonly apiKey: string | undefined;
+  private readonly injected: boolean;
   readonly gate: CallGate;
   private readonly jitter: Rng;
   private readonly retry: RetryPolicy;
@@ -63,13 +68,26 @@ export class ModelCaller {
     chat?: ChatInvoker,
     gate?: CallGate,
   ) {
-    this.chat = chat ?? this.openAI(apiKey);
+    this.apiKey = apiKey;
+    this.injected = chat !== undefined;
+    this.chat = chat ?? this.openAI(apiKey, settings.replicas?.[0] ?? settings.baseURL);
     this.gate = gate ?? new LocalGate(settings, cache, events);
     this.jitter = createRng(`jitter|${settings.model}`);
     this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
   }
 
-  private openAI(apiKey: string | undefined): ChatInvoker {
+  /** The client of the replica a pool's gate granted (the one endpoint's without a pool). */
+  private chatFor(replica: number | undefined): ChatInvoker {
+    if (replica === undefined || replica === 0 || this.injected) return this.chat;
+    let chat = this.replicaChats[replica];
+    if (!chat) {
+      chat = this.openAI(this.apiKey, this.settings.replicas![replica]!);
+      this.replicaChats[replica] = chat;
+    }
+    return chat;
+  }
+
+  private openAI(apiKey: string | undefined, baseURL: string): ChatInvoker {
     const settings = this.settings;
     // LangChain sends max_completion_tokens and reasoning_effort only to models it knows as
     // reasoning models, and drops reasoning_effort for any other: where our rules (model-params.ts)
@@ -87,7 +105,7 @@ export class ModelCaller {
       model: settings.model,
       apiKey: apiKey ?? "not-needed",
       // Every server's dialect is read as OpenAI's own (dialects.ts).
-      configuration: { baseURL: settings.baseURL, fetch: normalizingFetch() },
+      configuration: { baseURL, fetch: normalizingFetch() },
       temperature: settings.temperature,
       topP: settings.topP,
       maxTokens,
@@ -111,7 +129,8 @@ export class ModelCaller {
     // from a server that is deterministic per request (serve-sim, or a model at temperature 0).
     const seed = s.sendSeed ? (s.seed ?? 0) + replicate : undefined;
     const key = cacheKey({
-      baseURL: s.baseURL,
+      // A pool is one endpoint: the key names the pool, never the replica that answers.
+      baseURL: s.replicas ? poolIdentity(s.replicas) : s.baseURL,
       model: s.model,
       messages: messages.map(wireMessage),
       tools: tools ?? null,
@@ -167,8 +186,12 @@ export class ModelCaller {
       ? Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) +
         (this.settings.maxTokens ?? 256)
       : 0;
+    // The replica the last attempt went to: a retry goes to another when the pool has one.
+    let last: number | undefined;
     for (let attempt = 0; ; attempt++) {
-      const release = await this.gate.acquire(estimate, signal);
+      const release = await this.gate.acquire(estimate, signal, last);
+      last = release.replica;
+      const url = last === undefined ? this.settings.baseURL : this.settings.replicas![last]!;
       let ai: AIMessage;
       // The OpenAI SDK adds an abort listener to the signal of every request and never removes it:
       // give it a signal of its own per attempt, so the run's signal does not collect them.
@@ -177,7 +200,7 @@ export class ModelCaller {
       signal?.addEventListener("abort", onAbort, { once: true });
       if (signal?.aborted) onAbort();
       try {
-        ai = (await this.chat.invoke(messages, {
+        ai = (await this.chatFor(last).invoke(messages, {
           signal: attemptSignal?.signal,
           ...(seed === undefined ? {} : { seed }),
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),
@@ -191,7 +214,7 @@ export class ModelCaller {
         const reason = redact(c.summary);
         release({ failure: reason });
         if (!c.retryable || attempt >= this.retry.maxRetries)
-          throw failureFor(this.settings, c, reason, attempt + 1);
+          throw failureFor(this.settings, url, c, reason, attempt + 1);
         const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
         this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
         await sleep(delayMs, signal);
@@ -216,18 +239,18 @@ function langChainReasoningModel(model: string): boolean {
  * (timeouts, 5xx, rate limits, broken connections) is the infrastructure's (the trial is failed and
  * runs again later); anything else (a 400 for this request) is the model's answer to it.
  */
-function failureFor(s: LlmSettings, c: Classified, reason: string, attempts: number): Error {
+function failureFor(s: LlmSettings, url: string, c: Classified, reason: string, attempts: number): Error {
   const tried = `after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
   if (c.status === 401 || c.status === 403)
     return new AgentFailure(
       "configuration",
-      `${s.baseURL} rejected the API key for ${s.model} (${reason})`,
+      `${url} rejected the API key for ${s.model} (${reason})`,
       "set OPENAI_API_KEY (or --env-file) to a key this endpoint accepts",
     );
   if (c.status === 404)
     return new AgentFailure(
       "configuration",
-      `model ${s.model} is not served at ${s.baseURL} (${reason})`,
+      `model ${s.model} is not served at ${url} (${reason})`,
       "check the model name after openai: and --base-url (GET <base-url>/models lists what a server serves)",
     );
   const message = `${s.model}: ${reason} (${tried})`;

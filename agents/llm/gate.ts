@@ -1,5 +1,6 @@
 import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
 import type { CachedResponse, ResponseCache } from "./cache.ts";
+import { poolIdentity, ReplicaPool, type ReplicaStats } from "./pool/replicas.ts";
 import { CircuitBreaker, RateLimiter, Semaphore } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
 
@@ -7,10 +8,18 @@ import type { LlmSettings } from "./settings.ts";
 export interface CallEvents {
   onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
   onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
+  /** A replica of an endpoint pool was taken out by its breaker (the others take its requests). */
+  onReplicaOut?(info: { model: string; replica: string; reason: string; untilMs: number }): void;
 }
 
 /** How one HTTP attempt went, for the circuit breaker ("aborted" tells it nothing). */
 export type AttemptOutcome = "success" | "aborted" | { failure: string };
+
+/**
+ * What `acquire` grants: the release to call with the attempt's outcome, and for an endpoint pool
+ * the replica (index into `settings.replicas`) the attempt must be sent to.
+ */
+export type Grant = ((outcome: AttemptOutcome) => void) & { replica?: number };
 
 /** The final result of a request, handed to the identical requests that waited for it. */
 export type Settled = { response: CachedResponse } | { error: string; failure?: FailureRecord };
@@ -27,8 +36,11 @@ export interface CallGate {
    * null when there is neither — the caller then owns the key and must `settle` it exactly once.
    */
   claim(key: string): Promise<CachedResponse | null>;
-  /** Waits for the breaker to close, a concurrency slot and the rate limiter; returns the release. */
-  acquire(tokens: number, signal?: AbortSignal): Promise<(outcome: AttemptOutcome) => void>;
+  /**
+   * Waits for the breaker to close, a concurrency slot and the rate limiter; returns the release.
+   * With an endpoint pool it also picks the replica, preferring any but `avoid` (a retry's last).
+   */
+  acquire(tokens: number, signal?: AbortSignal, avoid?: number): Promise<Grant>;
   settle(key: string, result: Settled): void;
 }
 
@@ -54,10 +66,18 @@ class Endpoint {
   readonly semaphore: Semaphore;
   readonly limiter: RateLimiter;
   readonly breaker: CircuitBreaker;
+  /** An endpoint pool's replicas, each with its own breaker (then `breaker` is not used). */
+  readonly pool: ReplicaPool | undefined;
   readonly inflight = new Map<string, Deferred>();
 
   constructor(s: LlmSettings, events: CallEvents) {
-    this.semaphore = new Semaphore(s.concurrency);
+    // A pool's cap is per replica: n replicas take n times the requests of one.
+    this.semaphore = new Semaphore(s.concurrency * (s.replicas?.length ?? 1));
+    this.pool =
+      s.replicas &&
+      new ReplicaPool(s.replicas, s.breakerThreshold, s.breakerCooldownMs, (replica, reason, untilMs) =>
+        events.onReplicaOut?.({ model: s.model, replica, reason, untilMs }),
+      );
     this.limiter = new RateLimiter(s.requestsPerMinute, s.tokensPerMinute);
     this.breaker = new CircuitBreaker(s.breakerThreshold, s.breakerCooldownMs, (reason, untilMs) =>
       events.onBreakerOpen?.({ model: s.model, reason, untilMs }),
@@ -68,7 +88,7 @@ class Endpoint {
 const endpoints = new Map<string, Endpoint>();
 
 function endpointFor(s: LlmSettings, events: CallEvents): Endpoint {
-  const id = `${s.baseURL}|${s.model}`;
+  const id = `${s.replicas ? poolIdentity(s.replicas) : s.baseURL}|${s.model}`;
   let e = endpoints.get(id);
   if (!e) {
     e = new Endpoint(s, events);
@@ -77,13 +97,25 @@ function endpointFor(s: LlmSettings, events: CallEvents): Endpoint {
   return e;
 }
 
+/** Every endpoint pool of this process and its replicas' counts (for the run summary). */
+export function poolStats(): { model: string; replicas: ReplicaStats[] }[] {
+  const out: { model: string; replicas: ReplicaStats[] }[] = [];
+  for (const [id, e] of endpoints)
+    if (e.pool) out.push({ model: id.slice(id.lastIndexOf("|") + 1), replicas: e.pool.stats() });
+  return out;
+}
+
 /** The gate of this thread: the endpoint shared per model and URL, and this agent's cache. */
 export class LocalGate implements CallGate {
   private readonly endpoint: Endpoint;
   private readonly cache: ResponseCache | undefined;
   private readonly model: string;
 
-  constructor(settings: LlmSettings, cache: ResponseCache | undefined, events: CallEvents) {
+  constructor(
+    settings: LlmSettings,
+    cache: ResponseCache | undefined,
+    private readonly events: CallEvents,
+  ) {
     this.endpoint = endpointFor(settings, events);
     this.cache = settings.useCache ? cache : undefined;
     this.model = settings.model;
@@ -99,8 +131,9 @@ export class LocalGate implements CallGate {
     return null;
   }
 
-  async acquire(tokens: number, signal?: AbortSignal): Promise<(outcome: AttemptOutcome) => void> {
-    const { breaker, semaphore, limiter } = this.endpoint;
+  async acquire(tokens: number, signal?: AbortSignal, avoid?: number): Promise<Grant> {
+    const { breaker, semaphore, limiter, pool } = this.endpoint;
+    if (pool) return this.acquireReplica(pool, tokens, signal, avoid);
     await breaker.waitUntilClosed(signal);
     const release = await semaphore.acquire();
     try {
@@ -114,6 +147,40 @@ export class LocalGate implements CallGate {
       else if (outcome !== "aborted") breaker.failure(outcome.failure);
       release();
     };
+  }
+
+  /**
+   * A pool's attempt: a slot, the rate limiter, then the replica with the fewest in flight — chosen
+   * last, so that the counts it compares are those of the moment the request is sent. Only when
+   * every replica is out does it wait, saying once which are out and why.
+   */
+  private async acquireReplica(
+    pool: ReplicaPool,
+    tokens: number,
+    signal: AbortSignal | undefined,
+    avoid: number | undefined,
+  ): Promise<Grant> {
+    const release = await this.endpoint.semaphore.acquire();
+    let replica: number;
+    try {
+      await this.endpoint.limiter.take(tokens, signal);
+      replica = await pool.start(avoid, signal, ({ reason, untilMs }) =>
+        this.events.onBreakerOpen?.({ model: this.model, reason, untilMs }),
+      );
+    } catch (err) {
+      release();
+      throw err;
+    }
+    let done = false;
+    return Object.assign(
+      (outcome: AttemptOutcome) => {
+        if (done) return;
+        done = true;
+        pool.finish(replica, outcome);
+        release();
+      },
+      { replica },
+    );
   }
 
   settle(key: string, result: Settled): void {

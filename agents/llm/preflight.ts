@@ -35,7 +35,9 @@ export function modelEndpointsOfPlayer(p: unknown): ModelEndpoint[] {
   if (p instanceof LlmAgent) {
     if (!p.portable) return []; // an injected chat model (tests) calls no endpoint
     const spec = p.spec();
-    return [{ baseURL: spec.settings.baseURL, model: spec.settings.model, apiKey: spec.apiKey }];
+    // An endpoint pool: every replica is checked, and the first that cannot serve stops the run.
+    const urls = spec.settings.replicas ?? [spec.settings.baseURL];
+    return urls.map((baseURL) => ({ baseURL, model: spec.settings.model, apiKey: spec.apiKey }));
   }
   return callsModels(p) ? p.modelEndpoints() : [];
 }

@@ -32,7 +32,8 @@ export type ToWorker =
   | {
       t: "reply";
       req: number;
-      value?: CachedResponse | number | null;
+      /** A claim's answer, or an acquire's grant and (for an endpoint pool) the replica to send to. */
+      value?: CachedResponse | { grant: number; replica?: number } | null;
       error?: string;
       failure?: FailureRecord;
     };
@@ -41,7 +42,15 @@ export type FromWorker =
   | { t: "acted"; req: number; acted: Acted<Record<string, unknown>> }
   | { t: "failed"; req: number; error: string; failure?: FailureRecord }
   | { t: "claim"; req: number; agent: number; key: string }
-  | { t: "acquire"; req: number; agent: number; tokens: number; session: number }
+  | {
+      t: "acquire";
+      req: number;
+      agent: number;
+      tokens: number;
+      session: number;
+      /** The replica of an endpoint pool the last attempt went to (a retry prefers another). */
+      avoid?: number;
+    }
   | { t: "release"; grant: number; outcome: AttemptOutcome }
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };

@@ -159,6 +159,9 @@ export function backoffMs(
 export class CircuitBreaker {
   private failures = 0;
   private openUntil = 0;
+  /** Opened and not yet closed by a success: after the cooldown, one failure re-opens it. */
+  private probing = false;
+  private why = "";
 
   constructor(
     readonly threshold: number,
@@ -170,20 +173,43 @@ export class CircuitBreaker {
     return Date.now() < this.openUntil;
   }
 
+  /** Past its cooldown but not yet closed by a success: the next call is the probe. */
+  get isHalfOpen(): boolean {
+    return this.probing && !this.isOpen;
+  }
+
+  /** When it closes (ms since the epoch; in the past when closed). */
+  get openUntilMs(): number {
+    return this.openUntil;
+  }
+
+  /** Why it last opened. */
+  get reason(): string {
+    return this.why;
+  }
+
   async waitUntilClosed(signal?: AbortSignal): Promise<void> {
     while (this.isOpen) await sleep(Math.max(1, this.openUntil - Date.now()), signal);
   }
 
   success(): void {
     this.failures = 0;
+    this.probing = false;
   }
 
   failure(reason: string): void {
+    if (this.isOpen) return;
     this.failures++;
-    if (this.failures >= this.threshold && !this.isOpen) {
-      this.openUntil = Date.now() + this.cooldownMs;
-      this.onOpen(`${this.failures} consecutive failures, last: ${reason}`, this.openUntil);
-      this.failures = 0;
-    }
+    if (this.probing) this.open(`the probe after the cooldown failed: ${reason}`);
+    else if (this.failures >= this.threshold)
+      this.open(`${this.failures} consecutive failures, last: ${reason}`);
+  }
+
+  private open(why: string): void {
+    this.openUntil = Date.now() + this.cooldownMs;
+    this.probing = true;
+    this.why = why;
+    this.failures = 0;
+    this.onOpen(why, this.openUntil);
   }
 }

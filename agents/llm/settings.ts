@@ -8,6 +8,11 @@ export const LlmSettingsSchema = z.object({
   model: z.string().min(1),
   /** OpenAI-compatible endpoint; the OpenAI API when absent. */
   baseURL: z.string().url().default("https://api.openai.com/v1"),
+  /**
+   * An endpoint pool (`pool.ts`): every replica serving the model, `baseURL` among them (the first);
+   * absent for one endpoint. Requests go to the replica with the fewest in flight.
+   */
+  replicas: z.array(z.string().url()).min(2).optional(),
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().gt(0).max(1).optional(),
   maxTokens: z.number().int().positive().optional(),
@@ -34,12 +39,18 @@ export const LlmSettingsSchema = z.object({
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
 export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;
 
-/** What an answer depends on: the part of the settings that enters keys. */
+/**
+ * What an answer depends on: the part of the settings that enters keys.
+ *
+ * A pool records itself as `baseURL: "pool"`, not its replica list: the replicas serve one model, so
+ * a run resumed on another set of machines (more GPUs, one gone) is the same run and continues it.
+ * One URL keeps its URL, so the runs stored before pools existed keep their ids.
+ */
 export function llmIdentity(s: LlmSettings): Record<string, unknown> {
   return {
     kind: "openai",
     model: s.model,
-    baseURL: s.baseURL,
+    baseURL: s.replicas ? "pool" : s.baseURL,
     temperature: s.temperature ?? null,
     topP: s.topP ?? null,
     maxTokens: s.maxTokens ?? null,

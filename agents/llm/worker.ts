@@ -7,7 +7,7 @@ import { setMaxListeners } from "node:events";
 import { parentPort } from "node:worker_threads";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
-import type { AttemptOutcome, CallGate, Settled } from "./gate.ts";
+import type { AttemptOutcome, CallGate, Grant, Settled } from "./gate.ts";
 import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
 import { registerSecret } from "./secrets.ts";
 
@@ -37,15 +37,18 @@ class RemoteGate implements CallGate {
     return ask({ t: "claim", req: nextReq++, agent: this.agent, key });
   }
 
-  async acquire(tokens: number, signal?: AbortSignal): Promise<(outcome: AttemptOutcome) => void> {
-    const granted = ask<number>({
+  async acquire(tokens: number, signal?: AbortSignal, avoid?: number): Promise<Grant> {
+    const granted = ask<{ grant: number; replica?: number }>({
       t: "acquire",
       req: nextReq++,
       agent: this.agent,
       tokens,
       session: this.session,
+      ...(avoid === undefined ? {} : { avoid }),
     });
-    const release = (grant: number) => (outcome: AttemptOutcome) => post({ t: "release", grant, outcome });
+    // The replica the main thread's gate chose: this worker's client sends to it.
+    const release = ({ grant, replica }: { grant: number; replica?: number }): Grant =>
+      Object.assign((outcome: AttemptOutcome) => post({ t: "release", grant, outcome }), { replica });
     if (!signal) return release(await granted);
     // Stopped while waiting: stop waiting now, and hand the slot back whenever it comes.
     return new Promise((resolve, reject) => {

@@ -127,11 +127,12 @@ export class LlmWorkerPool {
       }
       case "acquire": {
         const gate = this.byId.get(m.agent)!.gate;
-        gate.acquire(m.tokens, this.sessions.get(m.session)).then(
+        // The replica is chosen here, in the main thread, from every thread's requests in flight.
+        gate.acquire(m.tokens, this.sessions.get(m.session), m.avoid).then(
           (release) => {
             const grant = this.nextGrant++;
             this.grants.set(grant, release);
-            this.send(h, { t: "reply", req: m.req, value: grant });
+            this.send(h, { t: "reply", req: m.req, value: { grant, replica: release.replica } });
           },
           (err: Error) => this.send(h, { t: "reply", req: m.req, error: err.message }),
         );

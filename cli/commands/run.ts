@@ -2,6 +2,7 @@ import path from "node:path";
 import { Command, Option } from "commander";
 import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
+import { poolSummaryLines } from "../../agents/llm/pool/summary.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
@@ -300,6 +301,8 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
       const n = (x: number) => x.toLocaleString("en-US");
       for (const line of summary(result, o.store, plan)) out.log(line);
       if (retries > 0) out.log(`model retries this time: ${retries}`);
+      // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
+      for (const line of poolSummaryLines(plan.agents)) out.log(line);
       for (const line of batched?.lines ?? []) out.log(line);
       if (ending) {
         out.log("");
