@@ -6,7 +6,7 @@ import { createRng } from "../kernel/rng.ts";
 import type { HostAgents } from "../kernel/types.ts";
 import type { FailedTrial, SqliteStore, StoredTrial } from "../store/index.ts";
 import { blockOf, LEASE_BLOCK, TrialLeases } from "../store/leases.ts";
-import { type LiveTurn, runnerName, runnersOf, TurnLog } from "../store/live.ts";
+import { type LiveTurn, type PendingTurn, runnerName, runnersOf, TurnLog } from "../store/live.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
 
 export interface RunProgress {
@@ -37,7 +37,11 @@ export interface EpisodeListener {
     /** When it started (milliseconds since the epoch), where that is not now (a follower's). */
     at?: number;
   }): void;
-  turn(seq: number, turn: LiveTurn): void;
+  /**
+   * A turn: as a function that builds it, because a view shows few of the turns it hears of and
+   * building each (its summary renders the environment's messages) would cost every run it watches.
+   */
+  turn(seq: number, turn: PendingTurn): void;
   /**
    * The episode is over: `stored`, its trial is finished and goes into the next write (a follower
    * reading the store sees it then); `failed`, it goes in as failed; `dropped`, cut short by a stop.
@@ -45,29 +49,16 @@ export interface EpisodeListener {
   ended(seq: number, how: "stored" | "failed" | "dropped"): void;
 }
 
-/**
- * A turn as a live view sees it. Its summary is read from the observation's messages only when
- * asked for (shown, or written to the store): environments render their messages on demand, and a
- * simulated agent that never reads them should not pay for a view that never shows them.
- */
 function liveTurn(e: TurnEvent, at: number): LiveTurn {
-  let summary: string | undefined;
-  const t = {
+  return {
     turn: e.turn,
     role: e.role,
     action: e.action,
+    summary: turnSummary(e),
     ...(e.error !== undefined ? { error: e.error } : {}),
     ...(e.usage ? { usage: e.usage } : {}),
     at,
-  } as LiveTurn;
-  Object.defineProperty(t, "summary", {
-    enumerable: true,
-    get: () => {
-      summary ??= turnSummary(e);
-      return summary;
-    },
-  });
-  return t;
+  };
 }
 
 /** What a turn said, in short: the environment's last message to the agent, first line. */
@@ -303,21 +294,20 @@ export async function executeRun(
           agentIndex: c.agentIndex,
           taskIndex: c.taskIndex,
         });
-        observer = listener
-          ? {
-              onTurn: (e) => {
-                const t = liveTurn(e, Date.now());
-                log?.turn(seq, t);
-                listener.turn(seq, t);
-              },
-            }
-          : {
-              // Only the log hears of turns: it builds the few it writes (episodes that outlive a flush).
-              onTurn: (e) => {
-                const at = Date.now();
-                log?.turn(seq, () => liveTurn(e, at));
-              },
+        observer = {
+          // The log writes, and a view shows, only the turns of episodes that last: each turn is
+          // built when one of them asks for it, once.
+          onTurn: (e) => {
+            const at = Date.now();
+            let built: LiveTurn | undefined;
+            const t = () => {
+              built ??= liveTurn(e, at);
+              return built;
             };
+            log?.turn(seq, t);
+            listener?.turn(seq, t);
+          },
+        };
       }
       const dropped = () => {
         log?.ended(seq, true);

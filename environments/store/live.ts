@@ -155,7 +155,7 @@ export function runnerName(): string {
 /** A turn as the log keeps it until written: the turn, or how to build it. */
 export type PendingTurn = LiveTurn | (() => LiveTurn);
 
-const built = (t: PendingTurn): LiveTurn => (typeof t === "function" ? t() : t);
+export const built = (t: PendingTurn): LiveTurn => (typeof t === "function" ? t() : t);
 
 /** How long a runner may stay silent before a follower takes it for dead. */
 export const HEARTBEAT_STALE_MS = 15_000;

@@ -5,9 +5,10 @@
  * costs more (view models, feed lines, rates) waits for the snapshot.
  */
 import type { Usage } from "../../../environments/kernel/types.ts";
+import { built, type PendingTurn } from "../../../environments/store/live.ts";
 import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
 import { liveLine, liveModel } from "../records/live.ts";
-import type { EpisodeSummary, LiveTurn, StatsView, TrialRecord } from "../records/types.ts";
+import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
 
 export interface AgentPlan {
   agent: string;
@@ -151,7 +152,7 @@ export class DashboardState {
   /** Episodes in flight, by seq, in the order they started. */
   private readonly flight = new Map<
     number,
-    { agent: number; label: string; startedAt: number; turns: LiveTurn[]; taskIndex: number }
+    { agent: number; label: string; startedAt: number; turns: PendingTurn[]; taskIndex: number }
   >();
   private focusSeq: number | null = null;
   private readonly rateSamples: [number, number][] = [];
@@ -204,7 +205,7 @@ export class DashboardState {
     this.flight.set(seq, { agent: agentIndex, label, startedAt, turns: [], taskIndex: -1 });
   }
 
-  episodeTurn(seq: number, turn: LiveTurn): void {
+  episodeTurn(seq: number, turn: PendingTurn): void {
     this.flight.get(seq)?.turns.push(turn);
   }
 
@@ -232,8 +233,8 @@ export class DashboardState {
 
   private watchable(
     now: number,
-  ): [number, { agent: number; label: string; startedAt: number; turns: LiveTurn[] }][] {
-    const out: [number, { agent: number; label: string; startedAt: number; turns: LiveTurn[] }][] = [];
+  ): [number, { agent: number; label: string; startedAt: number; turns: PendingTurn[] }][] {
+    const out: [number, { agent: number; label: string; startedAt: number; turns: PendingTurn[] }][] = [];
     for (const e of this.flight) if (now - e[1].startedAt >= this.timing.watchAfterMs) out.push(e);
     return out;
   }
@@ -403,7 +404,7 @@ export class DashboardState {
       seq,
       agent: e.label,
       turns: e.turns.length,
-      line: liveLine({ seq, agent: e.label, startedAt: e.startedAt, turns: e.turns }, now, 200),
+      line: liveLine({ seq, agent: e.label, startedAt: e.startedAt, turns: e.turns.map(built) }, now, 200),
       focused: seq === this.focusSeq,
     }));
     const focus =
@@ -415,7 +416,7 @@ export class DashboardState {
                 seq: this.focusSeq,
                 agent: focused.label,
                 startedAt: focused.startedAt,
-                turns: focused.turns,
+                turns: focused.turns.map(built),
               },
               this.taskOf(this.focusSeq),
             ),

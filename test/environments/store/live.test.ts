@@ -14,7 +14,7 @@ import type { Acted, Agent, AgentEntry, Observation } from "../../../environment
 import { type EpisodeListener, executeRun } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
 import { SqliteStore } from "../../../environments/store/index.ts";
-import { liveEpisodes, runIsActive, runnersOf } from "../../../environments/store/live.ts";
+import { built, liveEpisodes, runIsActive, runnersOf } from "../../../environments/store/live.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const design = { pairs: 6, pairAppearances: 1, triples: 0, fives: 0, seed: 2 };
@@ -87,7 +87,7 @@ describe("the live log", () => {
     const events: string[] = [];
     const listener: EpisodeListener = {
       started: (e) => events.push(`start ${e.seq}`),
-      turn: (seq, t) => events.push(`turn ${seq}.${t.turn}`),
+      turn: (seq, t) => events.push(`turn ${seq}.${built(t).turn}`),
       ended: (seq, how) => events.push(`end ${seq} ${how}`),
     };
     const running = executeRun(p, store, { concurrency: 3, flushMs: 50, onEpisode: listener });
