@@ -38,7 +38,7 @@ interface RunJson {
 
 /** The stored trials, without the run id in them: which trial, what was chosen, what was said. */
 function trials(store: string, runId: string): string[] {
-  const db = SqliteStore.open(store, { readonly: true });
+  const db = SqliteStore.open(store, { create: false, readonly: true });
   try {
     return [...db.trialRows(runId)]
       .map((r) => {
