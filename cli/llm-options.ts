@@ -52,7 +52,7 @@ export function addLlmOptions(cmd: Command): Command {
     .option("--max-retries <n>", "retries on 429/5xx/timeouts, with backoff honouring retry-after", "5")
     .option("--rpm <n>", "requests per minute per model")
     .option("--tpm <n>", "tokens per minute per model")
-    .option("--model-concurrency <n>", "requests in flight per model", "16")
+    .option("--model-concurrency <n>", "requests in flight per model (per replica of an endpoint pool)", "16")
     .option("--no-cache", "ask the model even when the store holds this exact answer")
     .option(
       "--no-preflight",
