@@ -49,20 +49,24 @@ async function trialsPerSecond(urls: string[], label: string): Promise<number> {
   return r.ranNow / s;
 }
 
-const servers = await Promise.all([startSimServer({ latencyMs: 200 }), startSimServer({ latencyMs: 200 })]);
-try {
-  const one = await trialsPerSecond([servers[0]!.url], "one");
-  const two = await trialsPerSecond(
-    servers.map((s) => s.url),
-    "two",
-  );
-  const split = servers.map((s) => s.stats().requests);
-  console.log(`1 replica:  ${one.toFixed(1)} trials/s (cap 8 at 200 ms: ideal 40)`);
-  console.log(
-    `2 replicas: ${two.toFixed(1)} trials/s (requests per replica in this run: ${split[0]! - tasks.length}, ${split[1]})`,
-  );
-  console.log(`ratio: ${(two / one).toFixed(2)}× (ideal 2)`);
-} finally {
-  await Promise.all(servers.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
+export async function benchPool(): Promise<void> {
+  const servers = await Promise.all([startSimServer({ latencyMs: 200 }), startSimServer({ latencyMs: 200 })]);
+  try {
+    const one = await trialsPerSecond([servers[0]!.url], "one");
+    const two = await trialsPerSecond(
+      servers.map((s) => s.url),
+      "two",
+    );
+    const split = servers.map((s) => s.stats().requests);
+    console.log(`1 replica:  ${one.toFixed(1)} trials/s (cap 8 at 200 ms: ideal 40)`);
+    console.log(
+      `2 replicas: ${two.toFixed(1)} trials/s (requests per replica in this run: ${split[0]! - tasks.length}, ${split[1]})`,
+    );
+    console.log(`ratio: ${(two / one).toFixed(2)}× (ideal 2)`);
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchPool();
