@@ -1,10 +1,9 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { ChatOpenAI } from "@langchain/openai";
 import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
-import { normalizingFetch } from "./dialects.ts";
+import { openAIChat } from "./chat-model.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
 import { poolIdentity } from "./pool/replicas.ts";
 import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
@@ -88,33 +87,9 @@ export class ModelCaller {
   }
 
   private openAI(apiKey: string | undefined, baseURL: string): ChatInvoker {
-    const settings = this.settings;
-    // LangChain sends max_completion_tokens and reasoning_effort only to models it knows as
-    // reasoning models, and drops reasoning_effort for any other: where our rules (model-params.ts)
-    // say otherwise, the field goes in as a model kwarg, so what is sent is what the rules say.
-    const known = langChainReasoningModel(settings.model);
-    const kwargs: Record<string, unknown> = {};
-    let maxTokens = settings.maxTokens;
-    const field = settings.maxTokensField ?? (known ? "max_completion_tokens" : "max_tokens");
-    if (maxTokens !== undefined && field !== (known ? "max_completion_tokens" : "max_tokens")) {
-      kwargs[field] = maxTokens;
-      maxTokens = undefined;
-    }
-    if (settings.reasoningEffort && !known) kwargs.reasoning_effort = settings.reasoningEffort;
-    return new ChatOpenAI({
-      model: settings.model,
-      apiKey: apiKey ?? "not-needed",
-      // Every server's dialect is read as OpenAI's own (dialects.ts).
-      configuration: { baseURL, fetch: normalizingFetch() },
-      temperature: settings.temperature,
-      topP: settings.topP,
-      maxTokens,
-      timeout: settings.timeoutMs,
-      // Retries are ours (they honour retry-after and feed the circuit breaker), not the SDK's.
-      maxRetries: 0,
-      useResponsesApi: false,
-      ...(settings.reasoningEffort && known ? { reasoning: { effort: settings.reasoningEffort } } : {}),
-      ...(Object.keys(kwargs).length > 0 ? { modelKwargs: kwargs } : {}),
+    return openAIChat(this.settings, apiKey, {
+      baseURL,
+      timeoutMs: this.settings.timeoutMs,
     }) as unknown as ChatInvoker;
   }
 
@@ -226,11 +201,6 @@ export class ModelCaller {
       return { response: fromAIMessage(ai), calls: attempt + 1 };
     }
   }
-}
-
-/** The models @langchain/openai 1.5 treats as reasoning models (its `isReasoningModel`). */
-function langChainReasoningModel(model: string): boolean {
-  return /^o\d/.test(model) || (model.startsWith("gpt-5") && !model.startsWith("gpt-5-chat"));
 }
 
 /**
