@@ -29,7 +29,7 @@ import { createRng } from "../environments/kernel/rng.ts";
 import type { Acted, Agent } from "../environments/kernel/types.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const value = (name: string, dflt: number) => {
@@ -60,7 +60,7 @@ async function fullPath(replicates: number, dir: string): Promise<Timing> {
     replicates,
     design: { bench: true },
   });
-  const store = SqliteStore.open(path.join(dir, `bench-${replicates}.db`), { create: true });
+  const store = Store.open(path.join(dir, `bench-${replicates}.db`), { create: true });
   const r = await executeRun(plan, store, { concurrency: 8 });
   store.close();
   return { sessions: r.ranNow, messages: r.ranNow * 12, ms: performance.now() - t0 };

@@ -31,7 +31,7 @@ import { buildChoiceTasks } from "../environments/choice/design.ts";
 import { renderChoiceMessages } from "../environments/choice/prompt.ts";
 import type { Message } from "../environments/kernel/types.ts";
 import { batchLedger } from "../environments/store/batches.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does
@@ -83,7 +83,7 @@ interface Measured {
 /** (1) The batch machinery alone, through the fetch ChatOpenAI calls. */
 async function machinery(url: string, dir: string, total: number, round: number): Promise<Measured> {
   const make = requestMaker();
-  const store = SqliteStore.open(path.join(dir, "machinery.db"), { create: true });
+  const store = Store.open(path.join(dir, "machinery.db"), { create: true });
   const counts: BatchCounts = { submitted: 0, requests: 0, resumed: 0, answered: 0, failed: 0 };
   const endpoint = new BatchEndpoint({
     runId: "bench",
@@ -139,7 +139,7 @@ async function machinery(url: string, dir: string, total: number, round: number)
 /** (2) The same requests through the model caller, as an agent's turn makes them. */
 async function throughCaller(url: string, dir: string, total: number, round: number): Promise<Measured> {
   const make = requestMaker();
-  const store = SqliteStore.open(path.join(dir, "caller.db"), { create: true });
+  const store = Store.open(path.join(dir, "caller.db"), { create: true });
   const settings = LlmSettingsSchema.parse({ model: "sim-steep", baseURL: url, maxRetries: 0 });
   const counts: BatchCounts = { submitted: 0, requests: 0, resumed: 0, answered: 0, failed: 0 };
   const endpoint = new BatchEndpoint({

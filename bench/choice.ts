@@ -21,7 +21,7 @@ import { slotLetters } from "../environments/choice/types.ts";
 import { createRng } from "../environments/kernel/rng.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -41,7 +41,7 @@ async function fullPath(replicates: number, dir: string): Promise<{ trials: numb
     replicates,
     design: { bench: true },
   });
-  const store = SqliteStore.open(path.join(dir, `bench-${replicates}.db`), { create: true });
+  const store = Store.open(path.join(dir, `bench-${replicates}.db`), { create: true });
   const r = await executeRun(plan, store, { concurrency: 8 });
   store.close();
   return { trials: r.ranNow, ms: performance.now() - t0 };
@@ -84,12 +84,12 @@ function millionRun(dir: string): void {
     import { choiceEnvironment } from "./environments/choice/environment.ts";
     import { executeRun } from "./environments/runner/execute.ts";
     import { planRun } from "./environments/runner/plan.ts";
-    import { SqliteStore } from "./environments/store/index.ts";
+    import { Store } from "./environments/store/index.ts";
     const tasks = buildChoiceTasks({}, DEFAULT_HOTEL_POOL);
     const replicates = Math.ceil(1_000_000 / tasks.length);
     const plan = planRun({ env: choiceEnvironment, settings: { maxReasks: 2 }, tasks,
       agents: [resolveChoiceAgent("sim:steep")], replicates, design: { million: true } });
-    const store = SqliteStore.open(path.join(${JSON.stringify(dir)}, "million.db"), { create: true });
+    const store = Store.open(path.join(${JSON.stringify(dir)}, "million.db"), { create: true });
     const marks = [];
     const t0 = performance.now();
     let next = 100_000;

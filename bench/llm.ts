@@ -22,7 +22,7 @@ import { renderChoiceMessages } from "../environments/choice/prompt.ts";
 import type { ChoiceTask } from "../environments/choice/types.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does
@@ -62,7 +62,7 @@ async function agentRun(
     replicates: 1,
     design: { bench: label },
   });
-  const store = SqliteStore.open(path.join(dir, `${label}.db`), { create: true });
+  const store = Store.open(path.join(dir, `${label}.db`), { create: true });
   const t0 = performance.now();
   const r = await executeRun(plan, store, { concurrency, hostAgents: llmWorkerHost(workers) });
   const ms = performance.now() - t0;

@@ -15,7 +15,7 @@ import { buildChoiceTasks } from "../environments/choice/design.ts";
 import { choiceEnvironment } from "../environments/choice/environment.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does
 
@@ -41,7 +41,7 @@ async function trialsPerSecond(urls: string[], label: string): Promise<number> {
     replicates: 1,
     design: { bench: label },
   });
-  const store = SqliteStore.open(path.join(dir, `${label}.db`), { create: true });
+  const store = Store.open(path.join(dir, `${label}.db`), { create: true });
   const t0 = performance.now();
   const r = await executeRun(plan, store, { concurrency: 32 });
   const s = (performance.now() - t0) / 1000;

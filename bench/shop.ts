@@ -30,7 +30,7 @@ import {
   TOOL_CALL_BATCH,
   taskIndex,
 } from "../environments/shop/index.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const value = (name: string, dflt: number) => {
@@ -77,7 +77,7 @@ async function fullPath(tasks: number, replicates: number, dir: string): Promise
     replicates,
     design: { bench: true },
   });
-  const store = SqliteStore.open(path.join(dir, "bench.db"), { create: true });
+  const store = Store.open(path.join(dir, "bench.db"), { create: true });
   const r = await executeRun(plan, store, { concurrency: 8 });
   store.close();
   // The careful shopper's number of calls does not depend on its draws: the machine-only count.

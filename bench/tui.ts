@@ -19,7 +19,7 @@ import { ENVIRONMENT_CLIS } from "../cli/run/index.ts";
 import { startRunView } from "../cli/tui/live/run-view.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import type { RunPlan } from "../environments/runner/plan.ts";
-import { SqliteStore } from "../environments/store/index.ts";
+import { Store } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
 const value = (name: string, dflt: number) => {
@@ -52,7 +52,7 @@ async function timed(
   dir: string,
   watch: "none" | "dashboard" | "no-turn-log",
 ): Promise<number> {
-  const store = SqliteStore.open(path.join(dir, `run-${runs++}.db`), { create: true });
+  const store = Store.open(path.join(dir, `run-${runs++}.db`), { create: true });
   const t0 = performance.now();
   const view =
     watch === "dashboard"

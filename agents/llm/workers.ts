@@ -9,9 +9,8 @@
  * between (they never hold the process open). A thread's turns all go to one worker, which keeps
  * its conversation; a new thread goes to the least busy worker.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { tsWorkerSource } from "../../environments/kernel/ts-worker.ts";
 import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
@@ -30,18 +29,6 @@ interface PendingTurn {
   session: number;
   resolve: (a: Acted<Record<string, unknown>>) => void;
   reject: (e: Error) => void;
-}
-
-/**
- * The worker's entry: registers tsx for the thread (workers inherit neither the CLI's registration
- * nor, on Node 20, an `--import` of it) and then loads `worker.ts`. Both by absolute URL, so that it
- * works from any directory, under the CLI and under vitest alike.
- */
-function bootstrap(): string {
-  const api = createRequire(import.meta.url).resolve("tsx/esm/api");
-  const tsxApi = pathToFileURL(api.replace(/\.cjs$/, ".mjs")).href;
-  const entry = new URL("./worker.ts", import.meta.url).href;
-  return `import(${JSON.stringify(tsxApi)}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
 }
 
 export class LlmWorkerPool {
@@ -65,7 +52,7 @@ export class LlmWorkerPool {
   }
 
   private start(): Handle {
-    const worker = new Worker(bootstrap(), { eval: true });
+    const worker = new Worker(tsWorkerSource(new URL("./worker.ts", import.meta.url)), { eval: true });
     const handle: Handle = {
       worker,
       out: new Batcher<ToWorker>((batch) => worker.postMessage(batch)),

@@ -27,7 +27,7 @@ import {
 import { isPriceBenchRun, priceBenchRunInfo } from "../../datasets/pricebench/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun, trialRecords } from "../../environments/runner/records.ts";
-import type { SqliteStore } from "../../environments/store/index.ts";
+import type { Store } from "../../environments/store/index.ts";
 import { choiceOf, nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
 import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
@@ -36,7 +36,7 @@ const CONVENTIONS = ["auto", "default", "reference", "both"] as const;
 const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
 
 /** The runs named by --with-runs: ids, or patterns where * matches any text. */
-function matchRuns(store: SqliteStore, spec: string | undefined, main: string): string[] {
+function matchRuns(store: Store, spec: string | undefined, main: string): string[] {
   if (!spec) return [];
   const all = store.listRuns().map((r) => r.id);
   const ids = new Set<string>();

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import type { RunSummary, SqliteStore } from "../../environments/store/index.ts";
+import type { RunSummary, Store } from "../../environments/store/index.ts";
 
 /** What `bazaar analyze` hands an environment's analyzer. */
 export interface AnalyzeInput {
   run: RunSummary;
-  store: SqliteStore;
+  store: Store;
   /** The run's trial records (the export contract), streamed afresh on every call. */
   records: () => Iterable<Record<string, unknown>>;
   /** Options of `bazaar analyze` (commander's values), including the analyzer's own. */

@@ -2,16 +2,17 @@ import { mkdirSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun, trialRecords } from "../../environments/runner/records.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
 import { type Output, printJson } from "../output.ts";
+import { storeOption } from "../store-option.ts";
 
 export function registerAnalyze(program: Command, out: Output): void {
   const cmd = program
     .command("analyze")
     .description("turn a run's trials into the estimates its audit reports (tables, JSON, or a report)")
     .argument("<run>", "run id (see `bazaar runs`)")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .option("--json", "print the results as one JSON document")
     .option("--report <dir>", "write a markdown report with SVG figures into this folder");
   for (const a of ANALYZERS) a.addOptions?.(cmd);
@@ -20,7 +21,7 @@ export function registerAnalyze(program: Command, out: Output): void {
       runId: string,
       o: Record<string, unknown> & { store: string; json?: boolean; report?: string },
     ) => {
-      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      const store = Store.open(o.store, { create: false, readonly: true });
       try {
         const run = requireRun(store, runId);
         const analyzer = ANALYZERS.find((a) => a.env === run.env);

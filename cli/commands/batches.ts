@@ -18,10 +18,11 @@ import type { ResponseCache } from "../../environments/kernel/response-cache.ts"
 import { emptyUsage } from "../../environments/kernel/types.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { batchLedger, type LedgerBatch, LIVE_BATCH_STATES } from "../../environments/store/batches.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { parseOption } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
 import { costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
+import { shownStore, storeOption } from "../store-option.ts";
 import { renderTable } from "../table.ts";
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -53,7 +54,7 @@ export function registerBatches(program: Command, out: Output): void {
   program
     .command("batches")
     .description("the batches runs sent to a provider's batch API: state, counts, age, cost")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .option("--run <id>", "only this run's batches")
     .option(
       "--prices <file>",
@@ -62,7 +63,7 @@ export function registerBatches(program: Command, out: Output): void {
     .option("--json", "print the batches as JSON")
     .action((o: { store: string; run?: string; prices?: string; json?: boolean }) => {
       const prices = o.prices ? loadPriceTable(o.prices) : undefined;
-      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      const store = Store.open(o.store, { create: false, readonly: true });
       try {
         const ledger = batchLedger(store);
         const tokens = ledger.usageByBatch();
@@ -79,7 +80,8 @@ export function registerBatches(program: Command, out: Output): void {
           };
         });
         if (o.json) return printJson(out, rows);
-        if (rows.length === 0) return out.log(`no batches in ${o.store}${o.run ? ` for run ${o.run}` : ""}`);
+        if (rows.length === 0)
+          return out.log(`no batches in ${shownStore(o.store)}${o.run ? ` for run ${o.run}` : ""}`);
         const now = Date.now();
         out.log(
           renderTable(
@@ -154,7 +156,7 @@ export async function checkBatchApi(plan: RunPlan): Promise<void> {
 }
 
 export function startBatchRun(
-  store: SqliteStore,
+  store: Store,
   runId: string,
   cache: ResponseCache,
   say: (l: string) => void,
@@ -165,7 +167,7 @@ export function startBatchRun(
 /** The run summary's batch lines: what this process did, and the run's batch cost when priced. */
 export function batchSummary(
   counts: BatchCounts,
-  store: SqliteStore,
+  store: Store,
   runId: string,
   prices: PriceTable | undefined,
 ): { lines: string[]; json: Record<string, unknown> } {

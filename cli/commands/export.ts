@@ -1,13 +1,9 @@
 import type { Command } from "commander";
 import { requireRun, trialRecords } from "../../environments/runner/records.ts";
-import {
-  AtomicFileWriter,
-  type ExportFormat,
-  exportRecords,
-  SqliteStore,
-} from "../../environments/store/index.ts";
+import { AtomicFileWriter, type ExportFormat, exportRecords, Store } from "../../environments/store/index.ts";
 import { choiceOf, parseOption } from "../options.ts";
 import type { Output } from "../output.ts";
+import { storeOption } from "../store-option.ts";
 
 const FORMATS = ["jsonl", "csv"] as const;
 
@@ -18,10 +14,10 @@ export function registerExport(program: Command, out: Output): void {
     .argument("<run>", "run id (see `bazaar runs`)")
     .option("--format <format>", "jsonl or csv", "jsonl")
     .option("--out <file>", "output file (written whole or not at all); default: standard output")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .action((runId: string, o: { format: string; out?: string; store: string }) => {
       const format: ExportFormat = parseOption("format", choiceOf(FORMATS), o.format);
-      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      const store = Store.open(o.store, { create: false, readonly: true });
       try {
         requireRun(store, runId);
         const records = () => trialRecords(store, runId);

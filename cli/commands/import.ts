@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { importPriceBench } from "../../datasets/pricebench/index.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { type Output, printJson } from "../output.ts";
+import { storeFlag, storeOption } from "../store-option.ts";
 import { renderTable } from "../table.ts";
 
 export function registerImport(program: Command, out: Output): void {
@@ -14,7 +15,7 @@ export function registerImport(program: Command, out: Output): void {
       "import a PriceBench release (hotel_pool.json, conjoint_tasks.csv, tasks_5opt.csv, conjoint_results_<model>[_swap].csv, in the folder or responses/) as one choice run per model",
     )
     .argument("<dir>", "the release folder")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .option("--models <tags>", "only these models (comma-separated file tags, e.g. gpt-5_4,gemma2_9b)")
     .option("--json", "print the imported runs as JSON")
     .exitOverride()
@@ -24,7 +25,7 @@ export function registerImport(program: Command, out: Output): void {
         ?.split(",")
         .map((m) => m.trim())
         .filter(Boolean);
-      const result = importPriceBench(dir, () => SqliteStore.open(o.store, { create: true }), { models });
+      const result = importPriceBench(dir, () => Store.open(o.store, { create: true }), { models });
       if (o.json) return printJson(out, { store: o.store, ...result });
       const n = (x: number) => x.toLocaleString("en-US");
       out.log(
@@ -50,9 +51,9 @@ export function registerImport(program: Command, out: Output): void {
         out.log(
           [
             "",
-            `analyze one model: bazaar analyze ${first} --store ${o.store}`,
-            `all of them together: bazaar analyze ${first} --with-runs 'pricebench-*' --store ${o.store}`,
-            `your model on the same tasks: bazaar run choice --tasks ${dir} --agent <agent> --store ${o.store}, then analyze its run --with-runs 'pricebench-*'`,
+            `analyze one model: bazaar analyze ${first}${storeFlag(o.store)}`,
+            `all of them together: bazaar analyze ${first} --with-runs 'pricebench-*'${storeFlag(o.store)}`,
+            `your model on the same tasks: bazaar run choice --tasks ${dir} --agent <agent>${storeFlag(o.store)}, then analyze its run --with-runs 'pricebench-*'`,
           ].join("\n"),
         );
     });

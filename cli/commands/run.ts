@@ -1,4 +1,3 @@
-import path from "node:path";
 import { Command, Option } from "commander";
 import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
@@ -9,7 +8,7 @@ import { failureOf } from "../../environments/kernel/failures.ts";
 import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
 import { addLlmOptions, DeferredCache, type LlmOptions, llmContextFrom } from "../llm-options.ts";
 import { parseOption, positiveInt } from "../options.ts";
@@ -17,10 +16,9 @@ import { type Output, printJson } from "../output.ts";
 import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import { type CommonRunOptions, ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
+import { shownStore, storeFlag, storeOption } from "../store-option.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
 import { batchSizeOf, batchSummary, checkBatchApi, startBatchRun } from "./batches.ts";
-
-const DEFAULT_STORE = "bazaar.db";
 
 interface RunOptions extends LlmOptions, CommonRunOptions {
   retryErrors?: boolean;
@@ -48,7 +46,7 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
     `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time${others}, ${n(earlier)} before)`,
     `agents: ${plan.agents.map((a) => a.label).join(", ")} · ${n(plan.tasks.length)} tasks × ${plan.replicates} replicate(s)`,
     `non-responses this time: ${n(result.nonResponsesNow)}${pct}`,
-    `store: ${path.resolve(storePath)}`,
+    `store: ${shownStore(storePath)}`,
   ];
   if (result.failed > 0)
     lines.push(
@@ -68,7 +66,7 @@ function addSharedOptions(cmd: Command): Command {
     cmd
       .option("--limit <n>", "run only the first n trials of the design (a quick try)")
       .option("--seed <seed>", "design seed (number or text)")
-      .option("--store <file>", "SQLite store file", DEFAULT_STORE)
+      .addOption(storeOption())
       .option("--concurrency <n>", "trials in flight at once", "8")
       .option(
         "--workers <n>",
@@ -177,14 +175,14 @@ async function checkEndpoints(plan: RunPlan, timeoutMs: number | undefined): Pro
  * `bazaar analyze` prints), and the commands that go further.
  */
 async function headlineOf(
-  store: SqliteStore,
+  store: Store,
   plan: RunPlan,
   storePath: string,
 ): Promise<{ lines: string[]; json: unknown; next: { command: string; gives: string }[] } | null> {
   const analyzer = ANALYZERS.find((a) => a.env === plan.env.name);
   const run = store.getRun(plan.runId);
   if (!analyzer || !run) return null;
-  const where = storePath === DEFAULT_STORE ? "" : ` --store ${storePath}`;
+  const where = storeFlag(storePath);
   const next = [
     {
       command: `bazaar analyze ${plan.runId}${where}`,
@@ -239,7 +237,7 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
   const workers =
     o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
   const prices = (o.watch || batchSize !== null) && o.prices ? loadPriceTable(o.prices) : undefined;
-  const store = SqliteStore.open(o.store, { create: true });
+  const store = Store.open(o.store, { create: true });
   cache.target = store.responseCache();
   if (o.retryErrors) {
     const n = store.deleteAgentErrorTrials(plan.runId);
@@ -294,7 +292,7 @@ async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output
         retries,
         ...(batched ? { batch: batched.json } : {}),
         total: plan.total,
-        store: path.resolve(o.store),
+        store: shownStore(o.store),
         ...(ending ? { headline: ending.json, next: ending.next } : {}),
       });
     else {

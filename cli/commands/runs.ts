@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { type BatchUsage, batchLedger } from "../../environments/store/batches.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { type Output, printJson } from "../output.ts";
 import { costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
+import { shownStore, storeOption } from "../store-option.ts";
 import { renderTable } from "../table.ts";
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -17,12 +18,12 @@ export function registerRuns(program: Command, out: Output): void {
   program
     .command("runs")
     .description("list the runs in a store, with model calls, tokens and (with --prices) dollar cost")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .option("--prices <file>", 'price table JSON: {"<model>": {"inputPerMTok": 0.15, "outputPerMTok": 0.6}}')
     .option("--json", "print the runs as JSON")
     .action((o: { store: string; json?: boolean; prices?: string }) => {
       const prices: PriceTable | undefined = o.prices ? loadPriceTable(o.prices) : undefined;
-      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      const store = Store.open(o.store, { create: false, readonly: true });
       try {
         // Calls made through a batch API are in the batch ledger, priced at batch rates.
         const batched = new Map<string, BatchUsage[]>();
@@ -51,7 +52,7 @@ export function registerRuns(program: Command, out: Output): void {
           return { ...r, usageByAgent: byAgent };
         });
         if (o.json) return printJson(out, runs);
-        if (runs.length === 0) return out.log(`no runs in ${o.store}`);
+        if (runs.length === 0) return out.log(`no runs in ${shownStore(o.store)}`);
         out.log(
           renderTable(
             ["run", "env", "agents", "stored", "non-resp.", "failed", "updated"],

@@ -1,10 +1,11 @@
 import type { Command } from "commander";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun } from "../../environments/runner/records.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { liveEpisodes, runIsActive, runnersOf } from "../../environments/store/live.ts";
 import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import type { Output } from "../output.ts";
+import { storeOption } from "../store-option.ts";
 import { count } from "../tui/format.ts";
 import { followRun } from "../tui/live/follow.ts";
 import { plainEpisode, plainStats, plainSummary } from "../tui/plain.ts";
@@ -24,7 +25,7 @@ interface WatchOptions {
 }
 
 /** Episodes a stop or a crash cut short, where they stopped (the live log keeps them until they run again). */
-function interruptedLines(store: SqliteStore, runId: string): string[] {
+function interruptedLines(store: Store, runId: string): string[] {
   const cut = liveEpisodes(store, runId);
   if (cut.length === 0 || runIsActive(runnersOf(store, runId))) return [];
   return [
@@ -115,7 +116,7 @@ export function registerWatch(program: Command, out: Output): void {
     .command("watch")
     .description("replay a stored run: pick an episode, step through it or play it (plain lines when piped)")
     .argument("<run>", "run id (see `bazaar runs`)")
-    .option("--store <file>", "SQLite store file", "bazaar.db")
+    .addOption(storeOption())
     .option("--agent <label>", "only this agent's episodes")
     .option(
       "--outcome <value>",
@@ -131,7 +132,7 @@ export function registerWatch(program: Command, out: Output): void {
       "watch a run that is running (in another terminal or process): its episodes in flight turn by turn, until it ends",
     )
     .action(async (runId: string, o: WatchOptions) => {
-      const store = SqliteStore.open(o.store, { create: false, readonly: true });
+      const store = Store.open(o.store, { create: false, readonly: true });
       try {
         const r = requireRun(store, runId);
         const source = new StoreReplaySource(store, {

@@ -1,5 +1,5 @@
 /** Writing imported runs into a store: each run and its tasks in one transaction, then its trials in one. */
-import type { SqliteStore } from "../../environments/store/index.ts";
+import type { Store } from "../../environments/store/index.ts";
 import { readPriceBenchRelease } from "./release.ts";
 import { type ImportedRun, importedRuns } from "./runs.ts";
 
@@ -14,7 +14,7 @@ export interface ImportResult {
  */
 export function importPriceBench(
   dir: string,
-  openStore: () => SqliteStore,
+  openStore: () => Store,
   opts: { models?: readonly string[] } = {},
 ): ImportResult {
   const runs = importedRuns(readPriceBenchRelease(dir, opts));

@@ -4,7 +4,7 @@ import { UserError } from "../kernel/errors.ts";
 import type { FailureRecord } from "../kernel/failures.ts";
 import { createRng } from "../kernel/rng.ts";
 import type { HostAgents } from "../kernel/types.ts";
-import type { FailedTrial, SqliteStore, StoredTrial } from "../store/index.ts";
+import type { FailedTrial, Store, StoredTrial } from "../store/index.ts";
 import { blockOf, LEASE_BLOCK, TrialLeases } from "../store/leases.ts";
 import { type LiveTurn, type PendingTurn, runnerName, runnersOf, TurnLog } from "../store/live.ts";
 import { coordinates, type RunPlan, TrialKeys } from "./plan.ts";
@@ -152,11 +152,7 @@ export interface ExecuteOptions {
  * runs the blocks it holds, waits while others hold the rest, and takes over those of a runner whose
  * leases ran out.
  */
-export async function executeRun(
-  plan: RunPlan,
-  store: SqliteStore,
-  opts: ExecuteOptions,
-): Promise<RunResult> {
+export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptions): Promise<RunResult> {
   const started = Date.now();
   // A configuration failure stops every trial in flight, as the user's own signal does.
   const stop = new AbortController();

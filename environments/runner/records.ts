@@ -1,13 +1,13 @@
 import { UserError } from "../kernel/errors.ts";
 import type { Usage } from "../kernel/types.ts";
 import { environmentNamed } from "../registry.ts";
-import type { RunSummary, SqliteStore } from "../store/index.ts";
+import type { RunSummary, Store } from "../store/index.ts";
 
 /**
  * A run's trial records (the export contract), streamed from the store: each stored outcome joined
  * with its task and shaped by the run's environment.
  */
-export function* trialRecords(store: SqliteStore, runId: string): Generator<Record<string, unknown>> {
+export function* trialRecords(store: Store, runId: string): Generator<Record<string, unknown>> {
   const env = environmentNamed(requireRun(store, runId).env);
   for (const row of store.trialRows(runId)) {
     const result = row.result as { outcome: unknown; usage: Usage };
@@ -26,7 +26,7 @@ export function* trialRecords(store: SqliteStore, runId: string): Generator<Reco
 
 /** The trial records at these seqs (stored ones only), for a follower that sees trials finish. */
 export function trialRecordsAt(
-  store: SqliteStore,
+  store: Store,
   runId: string,
   seqs: readonly number[],
 ): Record<string, unknown>[] {
@@ -47,7 +47,7 @@ export function trialRecordsAt(
 }
 
 /** The run with this id, or a UserError that lists the runs the store does have. */
-export function requireRun(store: SqliteStore, runId: string): RunSummary {
+export function requireRun(store: Store, runId: string): RunSummary {
   const run = store.getRun(runId);
   if (run) return run;
   const ids = store.listRuns().map((r) => r.id);

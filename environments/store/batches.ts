@@ -1,6 +1,6 @@
 /**
  * The batch ledger: every batch a run sent to a provider's batch API and every request in it, in
- * two tables of their own on the store's connection (`SqliteStore.extension`). It is what makes a
+ * two tables of their own on the store's connection (`Store.extension`). It is what makes a
  * batch run resumable across processes and days — a restarted run finds the batch each request
  * went into, waits on the live ones, downloads the ended ones, and sends again only what was never
  * answered — and what prices batch calls at batch rates (`runs --prices`, `batches`).
@@ -12,8 +12,8 @@
  * and the batch it went into, so a request sent again after its batch expired has a row per batch,
  * and the newest row says where it stands.
  */
-import type Database from "better-sqlite3";
-import type { SqliteStore } from "./sqlite-store.ts";
+import type { SqlDb } from "./sql/db.ts";
+import type { Store } from "./store.ts";
 
 /**
  * Where a batch stands: the provider's statuses, and ours around them — `uploading` (recorded, its
@@ -195,22 +195,17 @@ const COLUMNS: Record<keyof LedgerChange, string> = {
 };
 
 /** The ledger on one store. Opened read-only (`bazaar batches`, `runs`) it reads and never writes. */
-export class SqliteBatchLedger {
+export class BatchLedger {
   private constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqlDb,
     /** False on a read-only store written before batches existed: there is nothing to read. */
     private readonly present: boolean,
   ) {}
 
-  static init(db: Database.Database, readonly: boolean): SqliteBatchLedger {
-    if (readonly) {
-      const has = db
-        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'llm_batch_requests'")
-        .get();
-      return new SqliteBatchLedger(db, has !== undefined);
-    }
+  static init(db: SqlDb, readonly: boolean): BatchLedger {
+    if (readonly) return new BatchLedger(db, db.hasTable("llm_batch_requests"));
     db.exec(DDL);
-    return new SqliteBatchLedger(db, true);
+    return new BatchLedger(db, true);
   }
 
   private stamp(): string {
@@ -226,20 +221,24 @@ export class SqliteBatchLedger {
     requests: readonly { customId: string; agent: string }[];
   }): number {
     const now = this.stamp();
-    const insertBatch = this.db.prepare(
-      "INSERT INTO llm_batches (run_id, base_url, model, state, requests, bytes, created_at, updated_at) VALUES (?, ?, ?, 'uploading', ?, ?, ?, ?)",
-    );
-    const insertRequest = this.db.prepare(
-      "INSERT OR REPLACE INTO llm_batch_requests (custom_id, local_id, agent, state) VALUES (?, ?, ?, 'pending')",
-    );
-    return this.db.transaction(() => {
-      const localId = Number(
-        insertBatch.run(chunk.runId, chunk.baseURL, chunk.model, chunk.requests.length, chunk.bytes, now, now)
-          .lastInsertRowid,
+    return this.db.tx(() => {
+      const localId = this.db.value<number>(
+        "INSERT INTO llm_batches (run_id, base_url, model, state, requests, bytes, created_at, updated_at) VALUES (?, ?, ?, 'uploading', ?, ?, ?, ?) RETURNING local_id",
+        chunk.runId,
+        chunk.baseURL,
+        chunk.model,
+        chunk.requests.length,
+        chunk.bytes,
+        now,
+        now,
+      )!;
+      this.db.runMany(
+        `INSERT INTO llm_batch_requests (custom_id, local_id, agent, state) VALUES (?, ?, ?, 'pending')
+         ON CONFLICT (custom_id, local_id) DO UPDATE SET agent = excluded.agent, state = excluded.state`,
+        chunk.requests.map((r) => [r.customId, localId, r.agent]),
       );
-      for (const r of chunk.requests) insertRequest.run(r.customId, localId, r.agent);
       return localId;
-    })();
+    });
   }
 
   /** What the provider said about a batch (its file, its id, its status and counts). */
@@ -254,18 +253,15 @@ export class SqliteBatchLedger {
       sets.push("ended_at = COALESCE(ended_at, ?)");
       values.push(now);
     }
-    this.db.prepare(`UPDATE llm_batches SET ${sets.join(", ")} WHERE local_id = ?`).run(...values, localId);
+    this.db.run(`UPDATE llm_batches SET ${sets.join(", ")} WHERE local_id = ?`, ...values, localId);
   }
 
   /** The outcome of the lines of an ended batch, all in one transaction (idempotent). */
   ingest(localId: number, lines: readonly LedgerLine[]): void {
-    const put = this.db.prepare(
-      "UPDATE llm_batch_requests SET state = ?, status = ?, error = ?, input_tokens = ?, output_tokens = ?, reasoning_tokens = ? WHERE custom_id = ? AND local_id = ?",
-    );
-    const done = this.db.prepare("UPDATE llm_batches SET ingested_at = ?, updated_at = ? WHERE local_id = ?");
-    this.db.transaction(() => {
-      for (const l of lines)
-        put.run(
+    this.db.tx(() => {
+      this.db.runMany(
+        "UPDATE llm_batch_requests SET state = ?, status = ?, error = ?, input_tokens = ?, output_tokens = ?, reasoning_tokens = ? WHERE custom_id = ? AND local_id = ?",
+        lines.map((l) => [
           l.state,
           l.status,
           l.error,
@@ -274,26 +270,30 @@ export class SqliteBatchLedger {
           l.reasoningTokens,
           l.customId,
           localId,
-        );
+        ]),
+      );
       const now = this.stamp();
-      done.run(now, now, localId);
-    })();
+      this.db.run(
+        "UPDATE llm_batches SET ingested_at = ?, updated_at = ? WHERE local_id = ?",
+        now,
+        now,
+        localId,
+      );
+    });
   }
 
   /** Every request of a batch failed at once (the batch failed validation, or was never sent). */
   failAll(localId: number, error: string): void {
-    this.db
-      .prepare(
-        "UPDATE llm_batch_requests SET state = 'failed', error = ? WHERE local_id = ? AND state = 'pending'",
-      )
-      .run(error, localId);
+    this.db.run(
+      "UPDATE llm_batch_requests SET state = 'failed', error = ? WHERE local_id = ? AND state = 'pending'",
+      error,
+      localId,
+    );
   }
 
   get(localId: number): LedgerBatch | undefined {
     if (!this.present) return undefined;
-    const r = this.db.prepare("SELECT * FROM llm_batches WHERE local_id = ?").get(localId) as
-      | BatchRowSql
-      | undefined;
+    const r = this.db.get<BatchRowSql>("SELECT * FROM llm_batches WHERE local_id = ?", localId);
     return r && batchOf(r);
   }
 
@@ -301,64 +301,68 @@ export class SqliteBatchLedger {
   latest(customIds: readonly string[]): Map<string, { batch: LedgerBatch; state: LedgerRequestState }> {
     const out = new Map<string, { batch: LedgerBatch; state: LedgerRequestState }>();
     if (!this.present || customIds.length === 0) return out;
-    const find = this.db.prepare(
-      "SELECT local_id, state FROM llm_batch_requests WHERE custom_id = ? ORDER BY local_id DESC LIMIT 1",
-    );
-    const batch = this.db.prepare("SELECT * FROM llm_batches WHERE local_id = ?");
     const batches = new Map<number, LedgerBatch>();
-    this.db.transaction(() => {
+    this.db.tx(() => {
       for (const id of customIds) {
-        const r = find.get(id) as { local_id: number; state: LedgerRequestState } | undefined;
+        const r = this.db.get<{ local_id: number; state: LedgerRequestState }>(
+          "SELECT local_id, state FROM llm_batch_requests WHERE custom_id = ? ORDER BY local_id DESC LIMIT 1",
+          id,
+        );
         if (!r) continue;
         let b = batches.get(r.local_id);
         if (!b) {
-          b = batchOf(batch.get(r.local_id) as BatchRowSql);
+          b = batchOf(this.db.get<BatchRowSql>("SELECT * FROM llm_batches WHERE local_id = ?", r.local_id)!);
           batches.set(r.local_id, b);
         }
         out.set(id, { batch: b, state: r.state });
       }
-    })();
+    });
     return out;
   }
 
   /** Batches, newest first (of one run, or all). */
   list(runId?: string): LedgerBatch[] {
     if (!this.present) return [];
-    const rows = (
+    const rows =
       runId === undefined
-        ? this.db.prepare("SELECT * FROM llm_batches ORDER BY local_id DESC").all()
-        : this.db.prepare("SELECT * FROM llm_batches WHERE run_id = ? ORDER BY local_id DESC").all(runId)
-    ) as BatchRowSql[];
+        ? this.db.all<BatchRowSql>("SELECT * FROM llm_batches ORDER BY local_id DESC")
+        : this.db.all<BatchRowSql>(
+            "SELECT * FROM llm_batches WHERE run_id = ? ORDER BY local_id DESC",
+            runId,
+          );
     return rows.map(batchOf);
   }
 
   /** Answered batch requests and their tokens, per run and agent (of one run, or all). */
   usage(runId?: string): BatchUsage[] {
     if (!this.present) return [];
-    const sql = `SELECT b.run_id AS runId, r.agent AS agent, b.model AS model, COUNT(*) AS requests,
-        SUM(r.input_tokens) AS inputTokens, SUM(r.output_tokens) AS outputTokens, SUM(r.reasoning_tokens) AS reasoningTokens
+    const sql = `SELECT b.run_id AS "runId", r.agent AS agent, b.model AS model, COUNT(*) AS requests,
+        SUM(r.input_tokens) AS "inputTokens", SUM(r.output_tokens) AS "outputTokens", SUM(r.reasoning_tokens) AS "reasoningTokens"
       FROM llm_batch_requests r JOIN llm_batches b ON b.local_id = r.local_id
       WHERE r.state = 'answered' ${runId === undefined ? "" : "AND b.run_id = ?"}
       GROUP BY b.run_id, r.agent, b.model ORDER BY b.run_id, r.agent`;
-    const stmt = this.db.prepare(sql);
-    return (runId === undefined ? stmt.all() : stmt.all(runId)) as BatchUsage[];
+    return runId === undefined ? this.db.all<BatchUsage>(sql) : this.db.all<BatchUsage>(sql, runId);
   }
 
   /** Answered requests and tokens of each batch (for its cost). */
   usageByBatch(): Map<number, { requests: number; inputTokens: number; outputTokens: number }> {
     const out = new Map<number, { requests: number; inputTokens: number; outputTokens: number }>();
     if (!this.present) return out;
-    const rows = this.db
-      .prepare(
-        "SELECT local_id AS localId, COUNT(*) AS requests, SUM(input_tokens) AS inputTokens, SUM(output_tokens) AS outputTokens FROM llm_batch_requests WHERE state = 'answered' GROUP BY local_id",
-      )
-      .all() as { localId: number; requests: number; inputTokens: number; outputTokens: number }[];
+    const rows = this.db.all<{
+      localId: number;
+      requests: number;
+      inputTokens: number;
+      outputTokens: number;
+    }>(
+      `SELECT local_id AS "localId", COUNT(*) AS requests, SUM(input_tokens) AS "inputTokens", SUM(output_tokens) AS "outputTokens"
+         FROM llm_batch_requests WHERE state = 'answered' GROUP BY local_id`,
+    );
     for (const r of rows) out.set(r.localId, r);
     return out;
   }
 }
 
 /** The ledger of a store (its tables made on first use of a writable store). */
-export function batchLedger(store: SqliteStore): SqliteBatchLedger {
-  return store.extension("batches", SqliteBatchLedger.init);
+export function batchLedger(store: Store): BatchLedger {
+  return store.extension("batches", BatchLedger.init);
 }

@@ -1,11 +1,10 @@
 /**
  * A store file that is truncated or corrupt is named as damaged, whenever SQLite notices: at open
  * (a file with SQLite's header that will not read), or in the middle of a command (a page that
- * fails to read). The guard wraps the database so every statement turns SQLite's corruption codes
+ * fails to read). The store's SQLite connection (sql/sqlite.ts) turns SQLite's corruption codes
  * into one UserError naming the file and how to recover, instead of an unexpected failure.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import type Database from "better-sqlite3";
 import { UserError } from "../kernel/errors.ts";
 
 /** SQLite's codes for a file whose pages do not read as a database. */
@@ -50,83 +49,4 @@ export function hasSqliteHeader(path: string): boolean {
     return false;
   }
   return n > 0 && head.subarray(0, n).equals(MAGIC.subarray(0, n));
-}
-
-function guarded<T extends (...args: never[]) => unknown>(fn: T, path: string, self: unknown): T {
-  return ((...args: never[]) => {
-    try {
-      const out = fn.apply(self, args);
-      return out !== null && typeof out === "object" && Symbol.iterator in out && "next" in out
-        ? guardIterator(out as Iterator<unknown> & Iterable<unknown>, path)
-        : out;
-    } catch (err) {
-      if (isDamage(err)) throw new DamagedStoreError(path, (err as Error).message);
-      throw err;
-    }
-  }) as T;
-}
-
-function guardIterator<I extends Iterator<unknown> & Iterable<unknown>>(it: I, path: string): I {
-  const next = it.next.bind(it);
-  it.next = (...args: []) => {
-    try {
-      return next(...args);
-    } catch (err) {
-      if (isDamage(err)) throw new DamagedStoreError(path, (err as Error).message);
-      throw err;
-    }
-  };
-  return it;
-}
-
-const STATEMENT_METHODS = new Set(["run", "get", "all", "iterate"]);
-
-/** The database with every statement, transaction and pragma reporting damage as DamagedStoreError. */
-export function guardDatabase(db: Database.Database, path: string): Database.Database {
-  const statement = (stmt: Database.Statement) => {
-    // Wrapped once per statement: the trial insert runs for every trial.
-    const wrapped = new Map<string | symbol, unknown>();
-    const proxy: Database.Statement = new Proxy(stmt, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (typeof value !== "function") return value;
-        let fn = wrapped.get(key);
-        if (!fn) {
-          const method = value as (...a: never[]) => unknown;
-          // Native methods need the real statement as `this`; the chainable ones (pluck, raw,
-          // bind…) return it, and hand back the guarded one instead.
-          const call = (...args: never[]) => {
-            const out = method.apply(target, args);
-            return out === target ? proxy : out;
-          };
-          fn = typeof key === "string" && STATEMENT_METHODS.has(key) ? guarded(call, path, undefined) : call;
-          wrapped.set(key, fn);
-        }
-        return fn;
-      },
-    });
-    return proxy;
-  };
-  return new Proxy(db, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (typeof value !== "function") return value;
-      if (key === "prepare")
-        return (...args: Parameters<Database.Database["prepare"]>) =>
-          statement(guarded(target.prepare, path, target)(...args));
-      if (key === "transaction")
-        return (fn: (...a: never[]) => unknown) => {
-          const tx = target.transaction(fn);
-          // Its deferred/immediate/exclusive forms too (a claim must lock from its first read).
-          return Object.assign(guarded(tx, path, undefined), {
-            deferred: guarded(tx.deferred, path, undefined),
-            immediate: guarded(tx.immediate, path, undefined),
-            exclusive: guarded(tx.exclusive, path, undefined),
-          });
-        };
-      if (key === "pragma" || key === "exec")
-        return guarded(value as (...a: never[]) => unknown, path, target);
-      return value.bind(target);
-    },
-  });
 }

@@ -4,7 +4,7 @@ export {
   type FailedTrial,
   type RunInfo,
   type RunSummary,
-  SqliteStore,
+  Store,
   type StoredTrial,
   type TrialRow,
-} from "./sqlite-store.ts";
+} from "./store.ts";

@@ -3,8 +3,8 @@
  * running all of them (and paying every model call once per process).
  *
  * A run's trials are cut into blocks of `LEASE_BLOCK` consecutive seqs. A runner claims a block —
- * writes its name and an expiry into `trial_leases` in one write transaction, so two runners never
- * hold the same block — runs the block's pending trials, renews its leases while it works, and
+ * writes its name and an expiry into the block's row of `trial_leases` in one write transaction that
+ * locked the row as it read it, so two runners never hold the same block — runs the block's pending trials, renews its leases while it works, and
  * releases a block once every trial of it is written. Other runners skip blocks under a live lease;
  * a killed runner's leases expire and its blocks go to whoever asks next. A runner never claims again
  * a block it has already been through in this invocation, so a trial that fails (an endpoint down)
@@ -12,14 +12,15 @@
  *
  * The block size is fixed in code, not per run: every runner of a run must cut it the same way.
  */
-import type Database from "better-sqlite3";
-import type { SqliteStore } from "./sqlite-store.ts";
+import type { SqlDb } from "./sql/db.ts";
+import type { Store } from "./store.ts";
 
 /** Trials per lease. Small enough to spread a 600-trial LLM run over several runners, large enough that claiming is cheap. */
 export const LEASE_BLOCK = 64;
 /** A lease lives this long unless renewed; a runner renews every quarter of it. */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/** A block nobody holds has an empty owner (its row stays, for PostgreSQL to lock). */
 const DDL = `
 CREATE TABLE IF NOT EXISTS trial_leases (
   run_id TEXT NOT NULL,
@@ -29,16 +30,6 @@ CREATE TABLE IF NOT EXISTS trial_leases (
   PRIMARY KEY (run_id, block)
 ) WITHOUT ROWID;
 `;
-
-interface Statements {
-  leases: Database.Statement;
-  storedIn: Database.Statement;
-  put: Database.Statement;
-  renew: Database.Statement;
-  release: Database.Statement;
-  releaseAll: Database.Statement;
-  claim: (runId: string, owner: string, now: number, expires: number, pick: PickBlock) => Claimed | Busy;
-}
 
 /** A block this runner now holds, with the seqs of it still to run (below the runner's target). */
 export interface Claimed {
@@ -54,61 +45,11 @@ export interface Busy {
   nextExpiry: number;
 }
 
-type PickBlock = (held: ReadonlyMap<number, { owner: string; expiresAt: number }>) => {
-  candidates: Iterable<number>;
-  pending: (block: number, stored: ReadonlySet<number>) => number[];
-};
-
-function statements(store: SqliteStore): Statements {
+function leaseDb(store: Store): SqlDb {
   return store.extension("leases", (db, readonly) => {
     if (readonly) throw new Error("leases need a writable store");
     db.exec(DDL);
-    const s = {
-      leases: db.prepare("SELECT block, owner, expires_at AS expiresAt FROM trial_leases WHERE run_id = ?"),
-      storedIn: db.prepare("SELECT seq FROM trials WHERE run_id = ? AND seq >= ? AND seq < ?").pluck(),
-      put: db.prepare(
-        "INSERT OR REPLACE INTO trial_leases (run_id, block, owner, expires_at) VALUES (?, ?, ?, ?)",
-      ),
-      renew: db.prepare("UPDATE trial_leases SET expires_at = ? WHERE run_id = ? AND owner = ?"),
-      release: db.prepare("DELETE FROM trial_leases WHERE run_id = ? AND block = ? AND owner = ?"),
-      releaseAll: db.prepare("DELETE FROM trial_leases WHERE run_id = ? AND owner = ?"),
-    } as Statements;
-    // One write transaction from the first read (BEGIN IMMEDIATE): two runners never see the same
-    // block free and both take it.
-    s.claim = db
-      .transaction((runId: string, owner: string, now: number, expires: number, pick: PickBlock) => {
-        const held = new Map<number, { owner: string; expiresAt: number }>();
-        for (const r of s.leases.iterate(runId) as Iterable<{
-          block: number;
-          owner: string;
-          expiresAt: number;
-        }>)
-          held.set(r.block, { owner: r.owner, expiresAt: r.expiresAt });
-        const p = pick(held);
-        let others = 0;
-        let nextExpiry = Number.POSITIVE_INFINITY;
-        for (const block of p.candidates) {
-          const h = held.get(block);
-          if (h && h.owner !== owner && h.expiresAt > now) {
-            others++;
-            nextExpiry = Math.min(nextExpiry, h.expiresAt);
-            continue;
-          }
-          const from = block * LEASE_BLOCK;
-          const stored = new Set(s.storedIn.all(runId, from, from + LEASE_BLOCK) as number[]);
-          const seqs = p.pending(block, stored);
-          if (seqs.length === 0) {
-            // Done by someone (a lease that ran out after its trials were written): nothing to hold.
-            if (h) s.release.run(runId, block, h.owner);
-            return { block, seqs };
-          }
-          s.put.run(runId, block, owner, expires);
-          return { block, seqs };
-        }
-        return { block: -1 as const, others, nextExpiry };
-      })
-      .immediate.bind(null) as Statements["claim"];
-    return s;
+    return db;
   });
 }
 
@@ -118,7 +59,7 @@ function statements(store: SqliteStore): Statements {
  * lets go of every lease left (a stopped runner's blocks go to the others at once).
  */
 export class TrialLeases {
-  private readonly s: Statements;
+  private readonly db: SqlDb;
   /** Blocks this runner has been through (done, or found done): never claimed again here. */
   private readonly visited = new Set<number>();
   private readonly holding = new Set<number>();
@@ -126,14 +67,22 @@ export class TrialLeases {
   private lastRenew = 0;
 
   constructor(
-    store: SqliteStore,
+    store: Store,
     private readonly runId: string,
     readonly owner: string,
     /** Seqs below this are this runner's to run (the run, or its `--limit` prefix). */
     private readonly target: number,
     private readonly leaseMs = DEFAULT_LEASE_MS,
   ) {
-    this.s = statements(store);
+    this.db = leaseDb(store);
+    // One row per block, free until claimed: a claim locks the row it takes, so runners claiming at
+    // once on PostgreSQL each take a different block (SKIP LOCKED) instead of queueing.
+    const rows: [string, number][] = [];
+    for (let b = 0; b < this.blocks; b++) rows.push([runId, b]);
+    this.db.runMany(
+      "INSERT INTO trial_leases (run_id, block, owner, expires_at) VALUES (?, ?, '', 0) ON CONFLICT DO NOTHING",
+      rows,
+    );
   }
 
   get blocks(): number {
@@ -148,16 +97,8 @@ export class TrialLeases {
     for (;;) {
       while (this.visited.has(this.lowest)) this.lowest++;
       if (this.lowest >= this.blocks) return null;
-      const r = this.s.claim(this.runId, this.owner, now, now + this.leaseMs, () => ({
-        candidates: this.candidates(),
-        pending: (block, stored) => {
-          const out: number[] = [];
-          const end = Math.min(this.target, (block + 1) * LEASE_BLOCK);
-          for (let seq = block * LEASE_BLOCK; seq < end; seq++) if (!stored.has(seq)) out.push(seq);
-          return out;
-        },
-      }));
-      if (!("seqs" in r)) return r;
+      const r = this.claimOnce(now);
+      if (!("seqs" in r)) return r.others > 0 ? r : null;
       this.visited.add(r.block);
       if (r.seqs.length > 0) {
         this.holding.add(r.block);
@@ -166,31 +107,112 @@ export class TrialLeases {
     }
   }
 
+  /**
+   * One write transaction: the lowest block not visited here that nobody else holds under a live
+   * lease, locked as it is read (SQLite: the write lock from the first read; PostgreSQL: the row,
+   * skipping rows another runner is claiming at this moment), and taken when it has trials to run.
+   */
+  private claimOnce(now: number): Claimed | Busy {
+    const d = this.db.dialect;
+    const visited = JSON.stringify([...this.visited].filter((b) => b >= this.lowest));
+    return this.db.tx(() => {
+      const free = this.db.get<{ block: number }>(
+        `SELECT block FROM trial_leases
+          WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}
+            AND (owner = '' OR owner = ? OR expires_at <= ?)
+          ORDER BY block LIMIT 1${d.lockSkipLocked}`,
+        this.runId,
+        this.lowest,
+        this.blocks,
+        visited,
+        this.owner,
+        now,
+      );
+      if (!free) {
+        const left = this.db.get<{ rows: number; others: number; nextExpiry: number | null }>(
+          `SELECT COUNT(*) AS "rows",
+                  COALESCE(SUM(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN 1 ELSE 0 END), 0) AS others,
+                  MIN(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN expires_at END) AS "nextExpiry"
+             FROM trial_leases WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}`,
+          this.owner,
+          now,
+          this.owner,
+          now,
+          this.runId,
+          this.lowest,
+          this.blocks,
+          visited,
+        )!;
+        // Blocks left that are neither free nor under another's live lease are being claimed by
+        // another runner this instant (PostgreSQL skipped their locked rows): ask again shortly.
+        if (left.others === 0 && left.rows > 0)
+          return { block: -1 as const, others: left.rows, nextExpiry: now + 25 };
+        return {
+          block: -1 as const,
+          others: left.others,
+          nextExpiry: left.nextExpiry ?? Number.POSITIVE_INFINITY,
+        };
+      }
+      const block = free.block;
+      const from = block * LEASE_BLOCK;
+      const stored = new Set(
+        this.db.column<number>(
+          "SELECT seq FROM trials WHERE run_id = ? AND seq >= ? AND seq < ?",
+          this.runId,
+          from,
+          from + LEASE_BLOCK,
+        ),
+      );
+      const seqs: number[] = [];
+      const end = Math.min(this.target, from + LEASE_BLOCK);
+      for (let seq = from; seq < end; seq++) if (!stored.has(seq)) seqs.push(seq);
+      // Done by someone (a lease that ran out after its trials were written): nothing to hold.
+      this.db.run(
+        "UPDATE trial_leases SET owner = ?, expires_at = ? WHERE run_id = ? AND block = ?",
+        seqs.length > 0 ? this.owner : "",
+        seqs.length > 0 ? now + this.leaseMs : 0,
+        this.runId,
+        block,
+      );
+      return { block, seqs };
+    });
+  }
+
   /** A block known to be done (every trial stored when the runner started): never claimed. */
   skip(block: number): void {
     this.visited.add(block);
   }
 
-  private *candidates(): Iterable<number> {
-    for (let b = this.lowest; b < this.blocks; b++) if (!this.visited.has(b)) yield b;
-  }
-
   /** Every trial of the block is written: the lease goes. */
   done(block: number): void {
     if (!this.holding.delete(block)) return;
-    this.s.release.run(this.runId, block, this.owner);
+    this.db.run(
+      "UPDATE trial_leases SET owner = '', expires_at = 0 WHERE run_id = ? AND block = ? AND owner = ?",
+      this.runId,
+      block,
+      this.owner,
+    );
   }
 
   /** Extends this runner's leases when a quarter of their life has passed since the last time. */
   renew(now = Date.now()): void {
     if (this.holding.size === 0 || now - this.lastRenew < this.leaseMs / 4) return;
     this.lastRenew = now;
-    this.s.renew.run(now + this.leaseMs, this.runId, this.owner);
+    this.db.run(
+      "UPDATE trial_leases SET expires_at = ? WHERE run_id = ? AND owner = ?",
+      now + this.leaseMs,
+      this.runId,
+      this.owner,
+    );
   }
 
   /** The runner stops: whatever it still holds is free for the others now, not at expiry. */
   end(): void {
-    this.s.releaseAll.run(this.runId, this.owner);
+    this.db.run(
+      "UPDATE trial_leases SET owner = '', expires_at = 0 WHERE run_id = ? AND owner = ?",
+      this.runId,
+      this.owner,
+    );
     this.holding.clear();
   }
 }

@@ -10,9 +10,9 @@
  *   has ended (every runner ended, or silent for long enough to have died).
  */
 import { hostname } from "node:os";
-import type Database from "better-sqlite3";
 import type { Usage } from "../kernel/types.ts";
-import type { SqliteStore } from "./sqlite-store.ts";
+import type { SqlDb } from "./sql/db.ts";
+import type { Store } from "./store.ts";
 
 /** One turn of an episode in flight, as it is stored and shown. */
 export interface LiveTurn {
@@ -68,70 +68,23 @@ CREATE TABLE IF NOT EXISTS runners (
 ) WITHOUT ROWID;
 `;
 
-interface Statements {
-  present: boolean;
-  putTurn?: Database.Statement;
-  dropEpisode?: Database.Statement;
-  episodes?: Database.Statement;
-  putRunner?: Database.Statement;
-  beat?: Database.Statement;
-  end?: Database.Statement;
-  runners?: Database.Statement;
-  write?: (turns: [number, LiveTurn, string, number][], dropped: number[], runId: string) => void;
-}
-
-function statements(store: SqliteStore): Statements {
+/** The store's connection for the live tables; `null` on a read-only store written before they existed. */
+function liveDb(store: Store): SqlDb | null {
   return store.extension("live", (db, readonly) => {
     if (!readonly) db.exec(DDL);
-    const present =
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'live_turns'").get() !==
-      undefined;
-    if (!present) return { present };
-    const s: Statements = {
-      present,
-      episodes: db.prepare(
-        "SELECT seq, turn, agent, started_at AS startedAt, turn_json AS turn FROM live_turns WHERE run_id = ? ORDER BY seq, turn",
-      ),
-      runners: db.prepare(
-        `SELECT runner, pid, host, started_at AS startedAt, heartbeat_at AS heartbeatAt, ended_at AS endedAt, status
-           FROM runners WHERE run_id = ? ORDER BY started_at`,
-      ),
-    };
-    if (readonly) return s;
-    s.putTurn = db.prepare(
-      "INSERT OR REPLACE INTO live_turns (run_id, seq, turn, agent, started_at, turn_json) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    s.dropEpisode = db.prepare("DELETE FROM live_turns WHERE run_id = ? AND seq = ?");
-    s.putRunner = db.prepare(
-      `INSERT OR REPLACE INTO runners (run_id, runner, pid, host, started_at, heartbeat_at, ended_at, status)
-       VALUES (?, ?, ?, ?, ?, ?, NULL, 'running')`,
-    );
-    s.beat = db.prepare("UPDATE runners SET heartbeat_at = ? WHERE run_id = ? AND runner = ?");
-    s.end = db.prepare(
-      "UPDATE runners SET heartbeat_at = ?, ended_at = ?, status = ? WHERE run_id = ? AND runner = ?",
-    );
-    s.write = db.transaction(
-      (turns: [number, LiveTurn, string, number][], dropped: number[], runId: string) => {
-        for (const seq of dropped) s.dropEpisode!.run(runId, seq);
-        for (const [seq, t, agent, startedAt] of turns)
-          s.putTurn!.run(runId, seq, t.turn, agent, startedAt, JSON.stringify(t));
-      },
-    ).immediate;
-    return s;
+    return db.hasTable("live_turns") ? db : null;
   });
 }
 
 /** The episodes in flight of a run, as the store last heard of them (after a crash: where they stopped). */
-export function liveEpisodes(store: SqliteStore, runId: string): LiveEpisode[] {
-  const s = statements(store);
-  if (!s.present) return [];
+export function liveEpisodes(store: Store, runId: string): LiveEpisode[] {
+  const db = liveDb(store);
+  if (!db) return [];
   const by = new Map<number, LiveEpisode>();
-  for (const r of s.episodes!.iterate(runId) as Iterable<{
-    seq: number;
-    agent: string;
-    startedAt: number;
-    turn: string;
-  }>) {
+  for (const r of db.iterate<{ seq: number; agent: string; startedAt: number; turn: string }>(
+    `SELECT seq, agent, started_at AS "startedAt", turn_json AS turn FROM live_turns WHERE run_id = ? ORDER BY seq, turn`,
+    runId,
+  )) {
     let e = by.get(r.seq);
     if (!e) {
       e = { seq: r.seq, agent: r.agent, startedAt: r.startedAt, turns: [] };
@@ -142,9 +95,14 @@ export function liveEpisodes(store: SqliteStore, runId: string): LiveEpisode[] {
   return [...by.values()];
 }
 
-export function runnersOf(store: SqliteStore, runId: string): RunnerRow[] {
-  const s = statements(store);
-  return s.present ? (s.runners!.all(runId) as RunnerRow[]) : [];
+export function runnersOf(store: Store, runId: string): RunnerRow[] {
+  return (
+    liveDb(store)?.all<RunnerRow>(
+      `SELECT runner, pid, host, started_at AS "startedAt", heartbeat_at AS "heartbeatAt", ended_at AS "endedAt", status
+         FROM runners WHERE run_id = ? ORDER BY started_at`,
+      runId,
+    ) ?? []
+  );
 }
 
 /** A name for this process's runner of a run: host, pid and a random suffix (a pid is reused). */
@@ -172,7 +130,8 @@ export function runIsActive(runners: readonly RunnerRow[], now = Date.now()): bo
  */
 export class TurnLog {
   readonly runner: string;
-  private readonly s: Statements;
+  /** `null` on a read-only store: the log then keeps nothing. */
+  private readonly db: SqlDb | null;
   private readonly open = new Map<
     number,
     { agent: string; startedAt: number; pending: PendingTurn[]; written: boolean; seen: boolean }
@@ -185,16 +144,28 @@ export class TurnLog {
   ][] = [];
 
   constructor(
-    store: SqliteStore,
+    store: Store,
     private readonly runId: string,
     runner = runnerName(),
   ) {
-    this.s = statements(store);
+    const db = liveDb(store);
+    this.db = db?.readonly === false ? db : null;
     // Episodes an earlier process left in the log (interrupted, crashed): dropped when they end here.
     for (const e of liveEpisodes(store, runId)) this.stale.add(e.seq);
     this.runner = runner;
     const now = Date.now();
-    this.s.putRunner?.run(runId, this.runner, process.pid, hostname(), now, now);
+    this.db?.run(
+      `INSERT INTO runners (run_id, runner, pid, host, started_at, heartbeat_at, ended_at, status)
+       VALUES (?, ?, ?, ?, ?, ?, NULL, 'running')
+       ON CONFLICT (run_id, runner) DO UPDATE SET pid = excluded.pid, host = excluded.host,
+         started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at, ended_at = NULL, status = 'running'`,
+      runId,
+      this.runner,
+      process.pid,
+      hostname(),
+      now,
+      now,
+    );
   }
 
   started(seq: number, agent: string): void {
@@ -256,15 +227,46 @@ export class TurnLog {
       e.pending = [];
       e.written = true;
     }
-    if (rows.length > 0 || this.dropped.length > 0) this.s.write?.(rows, this.dropped, this.runId);
+    if (this.db && (rows.length > 0 || this.dropped.length > 0)) this.write(this.db, rows, this.dropped);
     this.dropped = [];
-    this.s.beat?.run(Date.now(), this.runId, this.runner);
+    this.db?.run(
+      "UPDATE runners SET heartbeat_at = ? WHERE run_id = ? AND runner = ?",
+      Date.now(),
+      this.runId,
+      this.runner,
+    );
+  }
+
+  /** Dropped episodes' rows go and new turns come, in one transaction. */
+  private write(db: SqlDb, rows: [number, LiveTurn, string, number][], dropped: number[]): void {
+    db.tx(() => {
+      db.runMany(
+        "DELETE FROM live_turns WHERE run_id = ? AND seq = ?",
+        dropped.map((seq) => [this.runId, seq]),
+      );
+      db.runMany(
+        `INSERT INTO live_turns (run_id, seq, turn, agent, started_at, turn_json) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, seq, turn) DO UPDATE SET agent = excluded.agent, started_at = excluded.started_at,
+           turn_json = excluded.turn_json`,
+        // One row per turn (the last word on it): a statement may not touch a row twice.
+        [...new Map(rows.map((r) => [`${r[0]}:${r[1].turn}`, r])).values()].map(
+          ([seq, t, agent, startedAt]) => [this.runId, seq, t.turn, agent, startedAt, JSON.stringify(t)],
+        ),
+      );
+    });
   }
 
   /** The runner is done (finished, interrupted, stopped or failed). */
   end(status: string): void {
     this.flush();
     const now = Date.now();
-    this.s.end?.run(now, now, status, this.runId, this.runner);
+    this.db?.run(
+      "UPDATE runners SET heartbeat_at = ?, ended_at = ?, status = ? WHERE run_id = ? AND runner = ?",
+      now,
+      now,
+      status,
+      this.runId,
+      this.runner,
+    );
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Paged reads of a run's trials for the terminal UI: keyset pages on seq (so the first screen of a
  * 100,000-trial run costs what a 10-trial run does) with filters compiled to SQL, so a filtered page
- * is found by SQLite rather than by parsing every trial in JavaScript.
+ * is found by the database rather than by parsing every trial in JavaScript.
  */
-import type { SqliteStore, TrialPageRow, TrialWhere } from "./sqlite-store.ts";
+import type { SqlDialect, SqlParam } from "./sql/db.ts";
+import type { Store, TrialPageRow, TrialWhere } from "./store.ts";
 
 type Scalar = string | number | boolean | null;
 type CompareOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
@@ -18,40 +19,61 @@ export type TrialCondition =
   /** Two JSON values of the same document compared with each other (e.g. cost > budget). */
   | { json: "result" | "task"; path: string; op: CompareOp; otherPath: string };
 
-/** A JSON path as SQLite's json_extract reads it: `$.a.b`, `$.a[0]`. Anything else is refused. */
+/** A JSON path as the filters write it: `$.a.b`, `$.a[0]`. Anything else is refused. */
 const JSON_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/;
 const OPS: ReadonlySet<string> = new Set(["=", "!=", "<", "<=", ">", ">="]);
 
-function extract(doc: "result" | "task", path: string): string {
+/** `$.a[0].b` as `["a", 0, "b"]`. */
+function segments(path: string): (string | number)[] {
   if (!JSON_PATH.test(path)) throw new Error(`trial filter: not a JSON path: ${JSON.stringify(path)}`);
-  return `json_extract(${doc === "result" ? "t.result" : "k.task"}, '${path}')`;
+  return [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)].map((m) =>
+    m[1] !== undefined ? m[1] : Number(m[2]),
+  );
 }
 
 /** One JSON condition as SQL over `t.result` or `k.task`, with its parameters. */
 function jsonCondition(
   c: Extract<TrialCondition, { json: unknown }>,
-  params: (string | number | null)[],
+  params: SqlParam[],
+  d: SqlDialect,
 ): string {
-  const left = extract(c.json, c.path);
-  if (!("value" in c) && !("otherPath" in c))
-    return `${left} ${c.op === "is null" ? "IS NULL" : "IS NOT NULL"}`;
+  const doc = c.json === "result" ? "t.result" : "k.task";
+  const path = segments(c.path);
+  if (!("value" in c) && !("otherPath" in c)) return d.jsonIsNull(doc, path, c.op === "is not null");
   if (!OPS.has(c.op)) throw new Error(`trial filter: unknown operator ${c.op}`);
-  if ("otherPath" in c) return `${left} ${c.op} ${extract(c.json, c.otherPath)}`;
-  // SQLite's json_extract gives JSON booleans as 1 and 0.
-  params.push(typeof c.value === "boolean" ? (c.value ? 1 : 0) : c.value);
-  return `${left} ${c.op} ?`;
+  const left = d.jsonValue(doc, path);
+  if ("otherPath" in c) return `${left} ${c.op} ${d.jsonValue(doc, segments(c.otherPath))}`;
+  params.push(d.jsonParam(c.value));
+  return `${left} ${c.op} ${d.jsonPlaceholder}`;
 }
 
 /**
- * Compiles conditions to the SQL `trialPage` takes; undefined when there are none. Conditions on
+ * The filter `trialPage` takes for these conditions; undefined when there are none. Conditions on
  * the task become one set of task indexes, so each task's JSON is read once, not once per trial.
+ * Paths and operators are checked here, when the filter is made.
  */
 export function trialWhere(runId: string, conditions: readonly TrialCondition[]): TrialWhere | undefined {
   if (conditions.length === 0) return undefined;
+  for (const c of conditions) {
+    if ("json" in c) {
+      segments(c.path);
+      if ("otherPath" in c) segments(c.otherPath);
+      if (("value" in c || "otherPath" in c) && !OPS.has(c.op))
+        throw new Error(`trial filter: unknown operator ${c.op}`);
+    }
+  }
+  return { compile: (d) => compileWhere(runId, conditions, d) };
+}
+
+function compileWhere(
+  runId: string,
+  conditions: readonly TrialCondition[],
+  d: SqlDialect,
+): { sql: string; params: SqlParam[] } {
   const parts: string[] = [];
-  const params: (string | number | null)[] = [];
+  const params: SqlParam[] = [];
   const taskParts: string[] = [];
-  const taskParams: (string | number | null)[] = [];
+  const taskParams: SqlParam[] = [];
   for (const c of conditions) {
     if ("column" in c) {
       if (c.column === "agent") {
@@ -61,8 +83,8 @@ export function trialWhere(runId: string, conditions: readonly TrialCondition[])
         parts.push(`t.${c.column === "nonResponse" ? "non_response" : "agent_error"} = ?`);
         params.push(c.equals ? 1 : 0);
       }
-    } else if (c.json === "task") taskParts.push(jsonCondition(c, taskParams));
-    else parts.push(jsonCondition(c, params));
+    } else if (c.json === "task") taskParts.push(jsonCondition(c, taskParams, d));
+    else parts.push(jsonCondition(c, params, d));
   }
   if (taskParts.length > 0) {
     parts.push(
@@ -109,7 +131,7 @@ function parseRows(rows: readonly TrialPageRow[]): PagedTrial[] {
 
 /** Up to `limit` matching trials with seq > afterSeq (from the start when afterSeq is -1), ascending. */
 export function trialsAfter(
-  store: SqliteStore,
+  store: Store,
   runId: string,
   afterSeq: number,
   limit: number,
@@ -120,7 +142,7 @@ export function trialsAfter(
 
 /** Up to `limit` matching trials with seq < beforeSeq, in ascending order (the page just before). */
 export function trialsBefore(
-  store: SqliteStore,
+  store: Store,
   runId: string,
   beforeSeq: number,
   limit: number,
@@ -130,11 +152,11 @@ export function trialsBefore(
 }
 
 /** The trial with this seq, if it is stored. */
-export function trialAt(store: SqliteStore, runId: string, seq: number): PagedTrial | undefined {
+export function trialAt(store: Store, runId: string, seq: number): PagedTrial | undefined {
   return trialsAfter(store, runId, seq - 1, 1).find((t) => t.seq === seq);
 }
 
 /** How many trials of the run match. */
-export function countTrials(store: SqliteStore, runId: string, where?: TrialWhere): number {
+export function countTrials(store: Store, runId: string, where?: TrialWhere): number {
   return store.trialPage(runId, { afterSeq: -1, limit: 0, where, count: true }).matched ?? 0;
 }

@@ -11,7 +11,7 @@ import type { BargainOutcome } from "../../environments/bargain/types.ts";
 import { runEpisode } from "../../environments/kernel/episode.ts";
 import { createRng } from "../../environments/kernel/rng.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 
 let server: SimServer;
@@ -33,7 +33,7 @@ async function exported(cwd: string, args: string[]): Promise<BargainTrialRecord
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   const { runId } = JSON.parse(run.stdout) as { runId: string };
-  const opened = SqliteStore.open(store, { create: false, readonly: true });
+  const opened = Store.open(store, { create: false, readonly: true });
   try {
     return [...trialRecords(opened, runId)] as unknown as BargainTrialRecord[];
   } finally {

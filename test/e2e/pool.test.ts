@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
 import type { SimServer, SimServerOptions } from "../../agents/serve-sim/types.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 
 const servers: SimServer[] = [];
@@ -38,7 +38,7 @@ interface RunJson {
 
 /** The stored trials, without the run id in them: which trial, what was chosen, what was said. */
 function trials(store: string, runId: string): string[] {
-  const db = SqliteStore.open(store, { create: false, readonly: true });
+  const db = Store.open(store, { create: false, readonly: true });
   try {
     return [...db.trialRows(runId)]
       .map((r) => {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
-import { SqliteStore } from "../../environments/store/index.ts";
+import { Store } from "../../environments/store/index.ts";
 import { BIN, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { storedTrials } from "../helpers/store.ts";
 
@@ -38,7 +38,7 @@ function args(url: string, store: string, extra: string[] = []): string[] {
  * the run id and trial keys (the server's port is in the agent's identity).
  */
 function records(file: string): string[] {
-  const s = SqliteStore.open(file, { create: false, readonly: true });
+  const s = Store.open(file, { create: false, readonly: true });
   try {
     const id = s.listRuns()[0]!.id;
     return [...trialRecords(s, id)]

@@ -22,7 +22,7 @@ describe("the layout", () => {
   it("puts each file in its layer", () => {
     expect(layerOf("environments/kernel/types.ts")).toBe("kernel");
     expect(layerOf("environments/runner/execute.ts")).toBe("runner");
-    expect(layerOf("environments/store/sqlite-store.ts")).toBe("store");
+    expect(layerOf("environments/store/store.ts")).toBe("store");
     expect(layerOf("environments/choice/machine.ts")).toBe("environments");
     expect(layerOf("agents/serve-sim/server.ts")).toBe("agents");
     expect(layerOf("cli/tui/plain.ts")).toBe("cli");
@@ -57,7 +57,7 @@ describe("the layout", () => {
     [
       "agents → store",
       "agents/llm/cache.ts",
-      'import { SqliteStore } from "../../environments/store/index.ts";',
+      'import { Store } from "../../environments/store/index.ts";',
       /agents → store/,
     ],
     [

@@ -6,7 +6,7 @@
  */
 
 import { trialRecordsAt } from "../../../environments/runner/records.ts";
-import type { RunSummary, SqliteStore } from "../../../environments/store/index.ts";
+import type { RunSummary, Store } from "../../../environments/store/index.ts";
 import { type LiveEpisode, liveEpisodes, runIsActive, runnersOf } from "../../../environments/store/live.ts";
 import { count } from "../format.ts";
 import { plainSummary } from "../plain.ts";
@@ -26,7 +26,7 @@ export interface FollowOptions {
 }
 
 /** The run as a live view sees a plan, rebuilt from the store (labels, replicates, tasks). */
-export function watchedPlan(store: SqliteStore, run: RunSummary): WatchedPlan {
+export function watchedPlan(store: Store, run: RunSummary): WatchedPlan {
   const config = run.config as { replicates?: unknown };
   return {
     runId: run.id,
@@ -55,7 +55,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Follows the run until it ends (or `signal` stops the follower; the run goes on). Returns how the
  * run ended, as its runners said.
  */
-export async function followRun(store: SqliteStore, run: RunSummary, o: FollowOptions): Promise<string> {
+export async function followRun(store: Store, run: RunSummary, o: FollowOptions): Promise<string> {
   const plan = watchedPlan(store, run);
   const tty = o.stdout.isTTY === true;
   const started = Date.now();

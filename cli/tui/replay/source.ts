@@ -8,7 +8,7 @@
 
 import { emptyUsage, type Usage } from "../../../environments/kernel/types.ts";
 import { ENVIRONMENTS } from "../../../environments/registry.ts";
-import type { SqliteStore, TrialWhere } from "../../../environments/store/sqlite-store.ts";
+import type { Store, TrialWhere } from "../../../environments/store/store.ts";
 import {
   countTrials,
   type PagedTrial,
@@ -84,7 +84,7 @@ export class StoreReplaySource implements ReplaySource {
   ];
 
   constructor(
-    private readonly store: SqliteStore,
+    private readonly store: Store,
     readonly run: RunHeader,
   ) {
     this.adapter = adapterFor(run.env);

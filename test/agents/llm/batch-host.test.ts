@@ -19,7 +19,7 @@ import { UserError } from "../../../environments/kernel/errors.ts";
 import { executeRun, RunStopped } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
 import { batchLedger } from "../../../environments/store/batches.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const tasks = buildChoiceTasks(
@@ -38,7 +38,7 @@ async function server(options: SimServerOptions = {}): Promise<SimServer> {
 }
 
 function planFor(s: SimServer, model = "sim-noisy", llm: Partial<LlmContext> = {}, settings = {}) {
-  const store = SqliteStore.open(path.join(tempDir(), "s.db"), { create: true });
+  const store = Store.open(path.join(tempDir(), "s.db"), { create: true });
   const ctx: LlmContext = {
     settings: { baseURL: s.url, maxRetries: 5, ...settings },
     cache: store.responseCache(),
@@ -57,7 +57,7 @@ function planFor(s: SimServer, model = "sim-noisy", llm: Partial<LlmContext> = {
 
 const FAST = { pollMs: { min: 5, max: 40 }, quietMs: 30 };
 
-function host(store: SqliteStore, runId: string, extra: Partial<Parameters<typeof createBatchHost>[0]> = {}) {
+function host(store: Store, runId: string, extra: Partial<Parameters<typeof createBatchHost>[0]> = {}) {
   return createBatchHost({
     runId,
     ledger: batchLedger(store),
@@ -68,7 +68,7 @@ function host(store: SqliteStore, runId: string, extra: Partial<Parameters<typeo
 }
 
 /** What a trial came to: the chosen slot and every reply (re-asks included). */
-function outcomes(store: SqliteStore, runId: string) {
+function outcomes(store: Store, runId: string) {
   return [...store.trialRows(runId)].map((r) => {
     const o = (r.result as { outcome: { chosenSlot: number | null; replies: string[] } }).outcome;
     return [r.seq, r.trialKey, o.chosenSlot, o.replies];

@@ -6,7 +6,7 @@ import {
   MemoryResponseCache,
   type ResponseCache,
 } from "../../../agents/llm/index.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const answer = (content: string): CachedResponse => ({
@@ -53,7 +53,7 @@ function conformance(name: string, make: () => ResponseCache) {
 }
 
 conformance("in-memory", () => new MemoryResponseCache());
-conformance("SQLite", () => SqliteStore.open(path.join(tempDir(), "c.db"), { create: true }).responseCache());
+conformance("SQLite", () => Store.open(path.join(tempDir(), "c.db"), { create: true }).responseCache());
 
 describe("cacheKey", () => {
   const base = {

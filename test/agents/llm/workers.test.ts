@@ -15,7 +15,7 @@ import { choiceEnvironment } from "../../../environments/choice/environment.ts";
 import type { AgentEntry } from "../../../environments/kernel/types.ts";
 import { executeRun } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 
 const tasks = buildChoiceTasks(
   { pairs: 30, pairAppearances: 2, triples: 0, fives: 0, seed: 3 },
@@ -60,7 +60,7 @@ function plan(agents: AgentEntry[], label = `t${++modelNo}`) {
   });
 }
 
-function outcomes(store: SqliteStore, runId: string) {
+function outcomes(store: Store, runId: string) {
   return [...store.trialRows(runId)].map((r) => ({
     seq: r.seq,
     trialKey: r.trialKey,
@@ -78,7 +78,7 @@ describe("executeRun with LLM agents in worker threads", () => {
         // trial is answered, however the requests interleave on a loaded machine.
         const llm = { ...llmFor(server, { maxRetries: 10 }), events: { onRetry: () => retries++ } };
         const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "same");
-        const store = SqliteStore.open(path.join(dir, `same-${workers}.db`), { create: true });
+        const store = Store.open(path.join(dir, `same-${workers}.db`), { create: true });
         const r = await executeRun(p, store, { concurrency: 8, hostAgents: llmWorkerHost(workers) });
         expect(r.ranNow).toBe(tasks.length);
         expect(r.nonResponsesNow).toBe(0);
@@ -100,7 +100,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       for (const workers of [0, 2]) {
         const controller = new AbortController();
         const p = plan([resolveChoiceAgent("openai:sim-steep", llmFor(server))]);
-        const store = SqliteStore.open(path.join(dir, `listeners-${workers}.db`), { create: true });
+        const store = Store.open(path.join(dir, `listeners-${workers}.db`), { create: true });
         await executeRun(p, store, {
           concurrency: 8,
           hostAgents: llmWorkerHost(workers),
@@ -116,7 +116,7 @@ describe("executeRun with LLM agents in worker threads", () => {
     await withServer({ latencyMs: 15 }, async (server) => {
       const llm = llmFor(server, { concurrency: 3 });
       const p = plan([resolveChoiceAgent("openai:sim-steep", llm)]);
-      const store = SqliteStore.open(path.join(dir, "cap.db"), { create: true });
+      const store = Store.open(path.join(dir, "cap.db"), { create: true });
       await executeRun(p, store, { concurrency: 16, hostAgents: llmWorkerHost(2) });
       store.close();
       expect(server.stats().maxInFlight).toBe(3);
@@ -127,7 +127,7 @@ describe("executeRun with LLM agents in worker threads", () => {
     await withServer({}, async (server) => {
       const cache = new MemoryResponseCache();
       const llm = llmFor(server, {}, cache);
-      const first = SqliteStore.open(path.join(dir, "cache-1.db"), { create: true });
+      const first = Store.open(path.join(dir, "cache-1.db"), { create: true });
       await executeRun(plan([resolveChoiceAgent("openai:sim-steep", llm)], "cache"), first, {
         concurrency: 8,
         hostAgents: llmWorkerHost(2),
@@ -136,7 +136,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       const calls = server.stats().requests;
       expect(calls).toBe(tasks.length);
       expect(cache.stats().entries).toBe(tasks.length);
-      const second = SqliteStore.open(path.join(dir, "cache-2.db"), { create: true });
+      const second = Store.open(path.join(dir, "cache-2.db"), { create: true });
       const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "cache");
       await executeRun(p, second, { concurrency: 8, hostAgents: llmWorkerHost(2) });
       expect(server.stats().requests).toBe(calls);
@@ -157,7 +157,7 @@ describe("executeRun with LLM agents in worker threads", () => {
       const a = { ...resolveChoiceAgent("openai:sim-steep", llm), label: "a" };
       const b = { ...resolveChoiceAgent("openai:sim-steep", llm), label: "b" };
       const p = plan([a, b]);
-      const store = SqliteStore.open(path.join(dir, "dedupe.db"), { create: true });
+      const store = Store.open(path.join(dir, "dedupe.db"), { create: true });
       const r = await executeRun(p, store, { concurrency: 8, hostAgents: llmWorkerHost(2) });
       expect(r.ranNow).toBe(2 * tasks.length);
       expect(server.stats().requests).toBe(tasks.length);
@@ -176,7 +176,7 @@ describe("executeRun with LLM agents in worker threads", () => {
   it("stops on the signal without storing cut-short trials; the resumed run completes the store", async () => {
     await withServer({ latencyMs: 30 }, async (server) => {
       const llm = llmFor(server);
-      const store = SqliteStore.open(path.join(dir, "abort.db"), { create: true });
+      const store = Store.open(path.join(dir, "abort.db"), { create: true });
       const controller = new AbortController();
       const p = plan([resolveChoiceAgent("openai:sim-steep", llm)], "abort");
       let aborted = false;

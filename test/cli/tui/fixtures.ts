@@ -11,12 +11,12 @@ import type { BargainOutcome, BargainTask, TranscriptEntry } from "../../../envi
 import { emptyUsage } from "../../../environments/kernel/types.ts";
 import { executeRun } from "../../../environments/runner/execute.ts";
 import type { RunPlan } from "../../../environments/runner/plan.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 export interface FixtureRun {
   plan: RunPlan;
-  store: SqliteStore;
+  store: Store;
   records: TrialRecord[];
 }
 
@@ -31,7 +31,7 @@ export async function fixtureRun(
   env: string,
   limit = 30,
   options: Record<string, string> = {},
-  store = SqliteStore.open(path.join(tempDir("bazaar-tui-"), "t.db"), { create: true }),
+  store = Store.open(path.join(tempDir("bazaar-tui-"), "t.db"), { create: true }),
 ): Promise<FixtureRun> {
   const cli = ENVIRONMENT_CLIS.find((e) => e.name === env);
   if (!cli) throw new Error(`no environment ${env}`);

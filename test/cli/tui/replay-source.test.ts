@@ -5,7 +5,7 @@ import { StoreReplaySource } from "../../../cli/tui/replay/source.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { emptyUsage } from "../../../environments/kernel/types.ts";
-import { SqliteStore, type StoredTrial } from "../../../environments/store/index.ts";
+import { Store, type StoredTrial } from "../../../environments/store/index.ts";
 import { countTrials, trialsAfter, trialWhere } from "../../../environments/store/trial-pages.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { type FixtureRun, fixtureRun } from "./fixtures.ts";
@@ -108,7 +108,7 @@ describe("StoreReplaySource", () => {
   });
 
   it("opens the first page of a 100,000-trial run in milliseconds", () => {
-    const store = SqliteStore.open(path.join(tempDir(), "big.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "big.db"), { create: true });
     const tasks = buildChoiceTasks({ pairs: 10, triples: 0, fives: 0 }, DEFAULT_HOTEL_POOL);
     store.ensureRun({ id: "big", env: "choice", config: {}, total: 100_000 }, tasks);
     const usage = JSON.stringify(emptyUsage());

@@ -17,7 +17,7 @@ import {
 } from "../../../datasets/pricebench/index.ts";
 import { InvalidFileError } from "../../../environments/kernel/errors.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeFixtureRelease } from "./release-fixture.ts";
 
@@ -111,12 +111,12 @@ describe("importing a release", () => {
       pairs: 150,
     });
     const db = path.join(dir, "store.db");
-    const open = () => SqliteStore.open(db, { create: true });
+    const open = () => Store.open(db, { create: true });
     const first = importPriceBench(fixture.dir, open);
     expect(first.runs[0]).toMatchObject({ runId: "pricebench-steep", created: true });
     const again = importPriceBench(fixture.dir, open);
     expect(again.runs[0]!.created).toBe(false);
-    const store = SqliteStore.open(db, { create: false });
+    const store = Store.open(db, { create: false });
     try {
       const run = store.getRun("pricebench-steep")!;
       expect(run.done).toBe(run.total);
@@ -145,7 +145,7 @@ describe("importing a release", () => {
     const db = path.join(dir, "store.db");
     let error: unknown;
     try {
-      importPriceBench(fixture.dir, () => SqliteStore.open(db, { create: true }));
+      importPriceBench(fixture.dir, () => Store.open(db, { create: true }));
     } catch (e) {
       error = e;
     }

@@ -7,7 +7,7 @@ import { choiceEnvironment } from "../../../environments/choice/environment.ts";
 import { executeRun } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const design = { pairs: 30, triples: 12, fives: 4, seed: 9 };
@@ -23,14 +23,14 @@ function plan(agents = ["sim:steep", "sim:noisy"], replicates = 2) {
   });
 }
 
-function records(store: SqliteStore, runId: string) {
+function records(store: Store, runId: string) {
   return [...trialRecords(store, runId)];
 }
 
 describe("executeRun", () => {
   it("runs design × agents × replicates with stable, unique trial keys", async () => {
     const p = plan();
-    const store = SqliteStore.open(path.join(tempDir(), "a.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "a.db"), { create: true });
     const result = await executeRun(p, store, { concurrency: 4 });
     expect(result).toMatchObject({ stored: p.total, ranNow: p.total, interrupted: false });
     const recs = records(store, p.runId);
@@ -47,9 +47,9 @@ describe("executeRun", () => {
 
   it("resumes a partial run to exactly the uninterrupted result, whatever the concurrency", async () => {
     const p = plan();
-    const full = SqliteStore.open(path.join(tempDir(), "full.db"), { create: true });
+    const full = Store.open(path.join(tempDir(), "full.db"), { create: true });
     await executeRun(p, full, { concurrency: 1 });
-    const partial = SqliteStore.open(path.join(tempDir(), "partial.db"), { create: true });
+    const partial = Store.open(path.join(tempDir(), "partial.db"), { create: true });
     const first = await executeRun(p, partial, { concurrency: 3, limit: 101 });
     expect(first.stored).toBe(101);
     const second = await executeRun(p, partial, { concurrency: 7 });
@@ -63,7 +63,7 @@ describe("executeRun", () => {
 
   it("stops at an abort, keeps what finished, and the rerun completes the run", async () => {
     const p = plan(["sim:steep"], 20);
-    const store = SqliteStore.open(path.join(tempDir(), "abort.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "abort.db"), { create: true });
     const controller = new AbortController();
     const result = await executeRun(p, store, {
       concurrency: 4,

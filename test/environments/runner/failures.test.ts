@@ -15,7 +15,7 @@ import type { Acted, Agent, AgentEntry, Observation } from "../../../environment
 import { executeRun, RunStopped } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const design = { pairs: 40, pairAppearances: 1, triples: 0, fives: 0, seed: 5 };
@@ -46,8 +46,8 @@ function planWith(entry: AgentEntry) {
   });
 }
 
-function store(): SqliteStore {
-  return SqliteStore.open(path.join(tempDir(), "f.db"), { create: true });
+function store(): Store {
+  return Store.open(path.join(tempDir(), "f.db"), { create: true });
 }
 
 describe("infrastructure failures", () => {

@@ -14,7 +14,7 @@ import type { Acted, Agent, AgentEntry, Observation } from "../../../environment
 import { executeRun } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { LEASE_BLOCK, TrialLeases } from "../../../environments/store/leases.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
@@ -58,8 +58,8 @@ async function until(cond: () => boolean): Promise<void> {
 describe("trial leases", () => {
   it("two holders never hold one block; a lease that runs out goes to the next to ask; done and end let go", () => {
     const file = path.join(tempDir(), "l.db");
-    const a = SqliteStore.open(file, { create: true });
-    const b = SqliteStore.open(file, { create: true });
+    const a = Store.open(file, { create: true });
+    const b = Store.open(file, { create: true });
     const p = planWith(slowSteep(new Map(), 0));
     a.ensureRun({ id: p.runId, env: "choice", config: p.config, total: p.total }, p.tasks);
     // The first 160 trials (a --limit): blocks of 64, 64 and 32.
@@ -100,7 +100,7 @@ describe("trial leases", () => {
     const file = path.join(tempDir(), "four.db");
     const calls = new Map<string, number>();
     const p = planWith(slowSteep(calls, 2));
-    const stores = Array.from({ length: 4 }, () => SqliteStore.open(file, { create: true }));
+    const stores = Array.from({ length: 4 }, () => Store.open(file, { create: true }));
     const results = await Promise.all(stores.map((s) => executeRun(p, s, { concurrency: 8 })));
     expect([...calls.values()].every((n) => n === 1)).toBe(true);
     expect(calls.size).toBe(p.total);
@@ -114,7 +114,7 @@ describe("trial leases", () => {
     expect(results.filter((r) => r.ranNow > 0).every((r) => r.otherRunners >= 1)).toBe(true);
 
     // The same records as one runner alone on a fresh store.
-    const alone = SqliteStore.open(path.join(tempDir(), "alone.db"), { create: true });
+    const alone = Store.open(path.join(tempDir(), "alone.db"), { create: true });
     await executeRun(planWith(slowSteep(new Map(), 0)), alone, { concurrency: 8 });
     const strip = (rs: Record<string, unknown>[]) =>
       rs.map((r) => JSON.stringify({ ...r, usage: undefined })).sort();
@@ -127,13 +127,13 @@ describe("trial leases", () => {
     const file = path.join(tempDir(), "silent.db");
     const calls = new Map<string, number>();
     const p = planWith(slowSteep(calls, 1));
-    const ghost = SqliteStore.open(file, { create: true });
+    const ghost = Store.open(file, { create: true });
     ghost.ensureRun({ id: p.runId, env: "choice", config: p.config, total: p.total }, p.tasks);
     // A runner that claimed the first two blocks and then died: its leases run out in 1.5 s.
     const dead = new TrialLeases(ghost, p.runId, "dead-runner", p.total, 1_500);
     dead.claim();
     dead.claim();
-    const s = SqliteStore.open(file, { create: true });
+    const s = Store.open(file, { create: true });
     const started = Date.now();
     const r = await executeRun(p, s, { concurrency: 8, leaseMs: 1_500 });
     expect(r.stored).toBe(p.total);
@@ -149,8 +149,8 @@ describe("trial leases", () => {
     const file = path.join(tempDir(), "stop.db");
     const calls = new Map<string, number>();
     const p = planWith(slowSteep(calls, 3));
-    const sa = SqliteStore.open(file, { create: true });
-    const sb = SqliteStore.open(file, { create: true });
+    const sa = Store.open(file, { create: true });
+    const sb = Store.open(file, { create: true });
     const stop = new AbortController();
     const a = executeRun(p, sa, { concurrency: 4, signal: stop.signal, flushMs: 20 });
     await until(() => sa.doneSeqs(p.runId, p.total).some((x) => x === 1));

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BatchLedger } from "../../../agents/llm/batch/index.ts";
 import { batchLedger, type LedgerLine } from "../../../environments/store/batches.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 function line(customId: string, state: "answered" | "failed", tokens = [0, 0, 0]): LedgerLine {
@@ -27,7 +27,7 @@ const chunk = (runId: string, ids: string[], agent = "openai:m") => ({
 
 describe("the batch ledger", () => {
   it("is the batch host's ledger: a batch's life from upload to ingested lines", () => {
-    const store = SqliteStore.open(path.join(tempDir(), "s.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "s.db"), { create: true });
     // The store's class is what the batch host asks for (checked by the compiler here).
     const ledger: BatchLedger = batchLedger(store);
     const id = ledger.open(chunk("r1", ["a", "b", "c"]));
@@ -109,7 +109,7 @@ describe("the batch ledger", () => {
   });
 
   it("says where a request sent again stands: its newest batch", () => {
-    const store = SqliteStore.open(path.join(tempDir(), "s.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "s.db"), { create: true });
     const ledger = batchLedger(store);
     const first = ledger.open(chunk("r1", ["a", "b"]));
     ledger.update(first, { state: "expired", batchId: "batch_1" });
@@ -132,7 +132,7 @@ describe("the batch ledger", () => {
   });
 
   it("fails every pending request of a batch at once, and keeps what each batch came to", () => {
-    const store = SqliteStore.open(path.join(tempDir(), "s.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "s.db"), { create: true });
     const ledger = batchLedger(store);
     const id = ledger.open(chunk("r2", ["x", "y"], "openai:n"));
     ledger.update(id, { state: "unsent", error: "HTTP 503: down" });
@@ -149,8 +149,8 @@ describe("the batch ledger", () => {
 
   it("reads nothing, and writes nothing, on a read-only store made before batches", () => {
     const file = path.join(tempDir(), "s.db");
-    SqliteStore.open(file, { create: true }).close();
-    const ro = SqliteStore.open(file, { create: false, readonly: true });
+    Store.open(file, { create: true }).close();
+    const ro = Store.open(file, { create: false, readonly: true });
     const ledger = batchLedger(ro);
     expect(ledger.list()).toEqual([]);
     expect(ledger.usage()).toEqual([]);
@@ -158,21 +158,21 @@ describe("the batch ledger", () => {
     expect(ledger.usageByBatch().size).toBe(0);
     ro.close();
     // And a read-only open of a store with batches reads them.
-    const rw = SqliteStore.open(file, { create: true });
+    const rw = Store.open(file, { create: true });
     batchLedger(rw).open(chunk("r", ["q"]));
     rw.close();
-    const again = SqliteStore.open(file, { create: false, readonly: true });
+    const again = Store.open(file, { create: false, readonly: true });
     expect(batchLedger(again).list()).toHaveLength(1);
     again.close();
   });
 
   it("keeps its rows across processes: a reopened store finds the batches", () => {
     const file = path.join(tempDir(), "s.db");
-    const a = SqliteStore.open(file, { create: true });
+    const a = Store.open(file, { create: true });
     const id = batchLedger(a).open(chunk("r", ["k1", "k2"]));
     batchLedger(a).update(id, { state: "in_progress", batchId: "batch_9" });
     a.close();
-    const b = SqliteStore.open(file, { create: true });
+    const b = Store.open(file, { create: true });
     expect(batchLedger(b).latest(["k2"]).get("k2")).toMatchObject({
       batch: { batchId: "batch_9" },
       state: "pending",

@@ -7,8 +7,9 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "nod
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { DamagedStoreError, guardDatabase } from "../../../environments/store/damage.ts";
-import { SqliteStore, type StoredTrial } from "../../../environments/store/index.ts";
+import { DamagedStoreError } from "../../../environments/store/damage.ts";
+import { Store, type StoredTrial } from "../../../environments/store/index.ts";
+import { SqliteDb } from "../../../environments/store/sql/sqlite.ts";
 import { runInProcess, tempDir } from "../../helpers/cli.ts";
 
 function trials(n: number): StoredTrial[] {
@@ -29,7 +30,7 @@ function trials(n: number): StoredTrial[] {
 /** A closed store with 2,000 trials, checkpointed into the main file (no WAL left beside it). */
 function filledStore(): string {
   const file = path.join(tempDir(), "s.db");
-  const store = SqliteStore.open(file, { create: true });
+  const store = Store.open(file, { create: true });
   store.ensureRun({ id: "r1", env: "choice", config: {}, total: 2000 }, [{ taskId: "t0" }]);
   store.writeTrials(trials(2000));
   store.close();
@@ -49,7 +50,7 @@ describe("a damaged store", () => {
     writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
     let error: unknown;
     try {
-      SqliteStore.open(file, { create: false, readonly: true });
+      Store.open(file, { create: false, readonly: true });
     } catch (e) {
       error = e;
     }
@@ -58,7 +59,7 @@ describe("a damaged store", () => {
     expect((error as DamagedStoreError).hint).toMatch(/fresh store.*bazaar export.*\.recover/);
     // Cut inside the header itself: still SQLite's header, still damaged.
     writeFileSync(file, bytes.subarray(0, 40));
-    expect(() => SqliteStore.open(file, { create: true })).toThrow(DAMAGED);
+    expect(() => Store.open(file, { create: true })).toThrow(DAMAGED);
   });
 
   it("a page of the trials table overwritten: the command that reads it says damaged", () => {
@@ -74,7 +75,7 @@ describe("a damaged store", () => {
     const fd = openSync(file, "r+");
     writeSync(fd, Buffer.alloc(pageSize, 0xff), 0, pageSize, (root - 1) * pageSize);
     closeSync(fd);
-    const store = SqliteStore.open(file, { create: false, readonly: true }); // meta still reads
+    const store = Store.open(file, { create: false, readonly: true }); // meta still reads
     try {
       expect(() => store.listRuns()).toThrow(DAMAGED);
       expect(() => [...store.trialRows("r1")]).toThrow(DamagedStoreError);
@@ -99,26 +100,30 @@ describe("a damaged store", () => {
     const dir = tempDir();
     const text = path.join(dir, "notes.db");
     writeFileSync(text, "these are my notes, not a database\n".repeat(200));
-    expect(() => SqliteStore.open(text, { create: false })).toThrow(/notes\.db is not a bazaar store/);
+    expect(() => Store.open(text, { create: false })).toThrow(/notes\.db is not a bazaar store/);
     const other = path.join(dir, "other.db");
     const db = new Database(other);
     db.exec("CREATE TABLE t (a)");
     db.close();
-    expect(() => SqliteStore.open(other, { create: false })).toThrow(/other\.db is not a bazaar store/);
+    expect(() => Store.open(other, { create: false })).toThrow(/other\.db is not a bazaar store/);
   });
 
-  it("the guard passes everything else through: chained statements, iteration, transactions", () => {
-    const db = guardDatabase(new Database(":memory:"), "mem");
+  it("the SQLite connection passes everything else through: iteration, transactions, errors", () => {
+    const db = new SqliteDb(new Database(":memory:"), "mem");
     db.exec("CREATE TABLE t (a INTEGER)");
-    const insert = db.transaction((xs: number[]) => {
-      for (const x of xs) db.prepare("INSERT INTO t VALUES (?)").run(x);
+    db.tx(() => {
+      for (const x of [3, 1, 2]) db.run("INSERT INTO t VALUES (?)", x);
     });
-    insert([3, 1, 2]);
-    expect(db.prepare("SELECT a FROM t ORDER BY a").pluck().all()).toEqual([1, 2, 3]);
-    expect([...(db.prepare("SELECT a FROM t ORDER BY a").pluck().iterate() as Iterable<number>)]).toEqual([
-      1, 2, 3,
-    ]);
-    expect(() => db.prepare("SELECT nope FROM t").all()).toThrow(/no such column/);
+    expect(db.column("SELECT a FROM t ORDER BY a")).toEqual([1, 2, 3]);
+    expect([...db.iterate<{ a: number }>("SELECT a FROM t ORDER BY a")].map((r) => r.a)).toEqual([1, 2, 3]);
+    expect(() => db.all("SELECT nope FROM t")).toThrow(/no such column/);
+    expect(() =>
+      db.tx(() => {
+        db.run("INSERT INTO t VALUES (?)", 4);
+        throw new Error("boom");
+      }),
+    ).toThrow(/boom/);
+    expect(db.value("SELECT COUNT(*) FROM t")).toBe(3);
     db.close();
   });
 });

@@ -13,7 +13,7 @@ import { SHOPPER } from "../../../environments/choice/machine.ts";
 import type { Acted, Agent, AgentEntry, Observation } from "../../../environments/kernel/types.ts";
 import { type EpisodeListener, executeRun } from "../../../environments/runner/execute.ts";
 import { planRun } from "../../../environments/runner/plan.ts";
-import { SqliteStore } from "../../../environments/store/index.ts";
+import { Store } from "../../../environments/store/index.ts";
 import { built, liveEpisodes, runIsActive, runnersOf } from "../../../environments/store/live.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
@@ -64,7 +64,7 @@ async function until<T>(f: () => T, ok: (v: T) => boolean, ms = 60_000): Promise
 describe("the live log", () => {
   it("fast episodes never touch it; the runner's row says the run finished", async () => {
     const file = path.join(tempDir(), "s.db");
-    const store = SqliteStore.open(file, { create: true });
+    const store = Store.open(file, { create: true });
     const p = plan(resolveChoiceAgent("sim:steep"));
     await executeRun(p, store, { concurrency: 4 });
     expect(liveEpisodes(store, p.runId)).toEqual([]);
@@ -77,8 +77,8 @@ describe("the live log", () => {
 
   it("a slow episode's turns are there for another reader while it runs, and gone once stored", async () => {
     const file = path.join(tempDir(), "s.db");
-    const store = SqliteStore.open(file, { create: true });
-    const reader = SqliteStore.open(file, { create: false, readonly: true });
+    const store = Store.open(file, { create: true });
+    const reader = Store.open(file, { create: false, readonly: true });
     let release!: () => void;
     const gate = new Promise<void>((r) => {
       release = r;
@@ -122,7 +122,7 @@ describe("the live log", () => {
 
   it("a stop keeps where each interrupted episode was; the re-run replaces it", async () => {
     const file = path.join(tempDir(), "s.db");
-    const store = SqliteStore.open(file, { create: true });
+    const store = Store.open(file, { create: true });
     const never = new Promise<void>(() => {});
     const p = plan(slow(never));
     const controller = new AbortController();

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../../environments/kernel/errors.ts";
-import { SqliteStore, type StoredTrial } from "../../../environments/store/index.ts";
+import { Store, type StoredTrial } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 function trial(seq: number, runId = "r1"): StoredTrial {
@@ -20,10 +20,10 @@ function trial(seq: number, runId = "r1"): StoredTrial {
   };
 }
 
-describe("SqliteStore", () => {
+describe("Store", () => {
   it("stores trials once, streams them in order and counts them per run", () => {
     const file = path.join(tempDir(), "s.db");
-    const store = SqliteStore.open(file, { create: true });
+    const store = Store.open(file, { create: true });
     store.ensureRun({ id: "r1", env: "choice", config: { a: 1 }, total: 4 }, [
       { taskId: "t0" },
       { taskId: "t1" },
@@ -39,13 +39,13 @@ describe("SqliteStore", () => {
     const [run] = store.listRuns();
     expect(run).toMatchObject({ id: "r1", total: 4, done: 3, nonResponses: 2 });
     store.close();
-    const again = SqliteStore.open(file, { create: false, readonly: true });
+    const again = Store.open(file, { create: false, readonly: true });
     expect(again.getRun("r1")?.done).toBe(3);
     again.close();
   });
 
   it("refuses to reuse a run id with another configuration", () => {
-    const store = SqliteStore.open(path.join(tempDir(), "s.db"), { create: true });
+    const store = Store.open(path.join(tempDir(), "s.db"), { create: true });
     store.ensureRun({ id: "r1", env: "choice", config: { a: 1 }, total: 4 });
     expect(store.ensureRun({ id: "r1", env: "choice", config: { a: 1 }, total: 4 })).toEqual({
       created: false,
@@ -61,26 +61,24 @@ describe("SqliteStore", () => {
     const text = path.join(dir, "notes.db");
     writeFileSync(text, "this is a text file, not a database\n".repeat(50));
     const before = statSync(text).size;
-    expect(() => SqliteStore.open(text, { create: true })).toThrow(/not a bazaar store/);
+    expect(() => Store.open(text, { create: true })).toThrow(/not a bazaar store/);
     expect(statSync(text).size).toBe(before);
 
     const other = path.join(dir, "other.db");
-    const foreign = SqliteStore.open(other, { create: true });
+    const foreign = Store.open(other, { create: true });
     foreign.close();
     // A SQLite database of some other program: valid SQLite, but no bazaar marker.
     const db = new Database(path.join(dir, "foreign.db"));
     db.exec("CREATE TABLE t (x)");
     db.close();
-    expect(() => SqliteStore.open(path.join(dir, "foreign.db"), { create: true })).toThrow(
-      /not a bazaar store/,
-    );
+    expect(() => Store.open(path.join(dir, "foreign.db"), { create: true })).toThrow(/not a bazaar store/);
   });
 
   it("says so when the store cannot be written or is missing", () => {
-    expect(() => SqliteStore.open("/proc/bazaar-test/store.db", { create: true })).toThrow(UserError);
+    expect(() => Store.open("/proc/bazaar-test/store.db", { create: true })).toThrow(UserError);
     const dir = tempDir();
     mkdirSync(path.join(dir, "folder.db"));
-    expect(() => SqliteStore.open(path.join(dir, "folder.db"), { create: true })).toThrow(/is a directory/);
-    expect(() => SqliteStore.open(path.join(dir, "missing.db"), { create: false })).toThrow(/no store at/);
+    expect(() => Store.open(path.join(dir, "folder.db"), { create: true })).toThrow(/is a directory/);
+    expect(() => Store.open(path.join(dir, "missing.db"), { create: false })).toThrow(/no store at/);
   });
 });
