@@ -9,6 +9,7 @@ import { registerImport } from "./commands/import.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
+import { registerStore } from "./commands/store.ts";
 import { registerWatch } from "./commands/watch.ts";
 import { consoleOutput, type Output } from "./output.ts";
 
@@ -28,6 +29,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerExport(program, out);
   registerImport(program, out);
   registerCache(program, out);
+  registerStore(program, out);
   registerAnalyze(program, out);
   registerServeSim(program, out);
   registerDatasets(program, out);
