@@ -2,15 +2,17 @@
  * Several `bazaar run` processes on one run and one store, against serve-sim: together they make
  * each model call once (serve-sim counts them), store the same trials one process alone stores, and
  * each says what it did and what the others did; a runner killed mid-run leaves its trials to the
- * next runner once its leases run out.
+ * next runner once its leases run out. On a SQLite store, and on a PostgreSQL one when the tests
+ * have a server.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
 import { BIN, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { freshDatabase, hasPostgres, storedTrialsPg } from "../helpers/postgres.ts";
 import { storedTrials } from "../helpers/store.ts";
 
 const LIMIT = 600;
@@ -49,18 +51,52 @@ function records(file: string): string[] {
   }
 }
 
-describe("several runners, one run", () => {
+interface SharedStore {
+  name: string;
+  /** A new, empty store's location. */
+  fresh(dir: string, name: string): Promise<string>;
+  /** Trials stored so far (by other processes). */
+  stored(location: string): Promise<number>;
+}
+
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(drops.map((d) => d()));
+});
+
+const STORES: SharedStore[] = [
+  {
+    name: "SQLite",
+    fresh: async (dir, name) => path.join(dir, `${name}.db`),
+    stored: async (file) => storedTrials(file),
+  },
+  ...(hasPostgres()
+    ? [
+        {
+          name: "PostgreSQL",
+          fresh: async () => {
+            const db = await freshDatabase();
+            drops.push(db.drop);
+            return db.url;
+          },
+          stored: storedTrialsPg,
+        },
+      ]
+    : []),
+];
+
+describe.each(STORES)("several runners, one run, on a $name store", (kind) => {
   it("four processes on one store make each model call once and store what one process alone does", async () => {
     const dir = tempDir();
     const alone = await startSimServer();
-    const shared = await startSimServer({ latencyMs: 100 });
+    const shared = await startSimServer({ latencyMs: 200 });
     try {
       const ref = await runCli(args(alone.url, path.join(dir, "alone.db")));
       expect(ref.code).toBe(0);
       const requests = alone.stats().requests;
       expect(requests).toBeGreaterThanOrEqual(LIMIT);
 
-      const store = path.join(dir, "shared.db");
+      const store = await kind.fresh(dir, "shared");
       const four = await Promise.all(Array.from({ length: 4 }, () => runCli(args(shared.url, store))));
       for (const r of four) expect(r.code, r.stderr).toBe(0);
       // Each model call once, among all four.
@@ -90,7 +126,7 @@ describe("several runners, one run", () => {
     const dir = tempDir();
     const server = await startSimServer({ latencyMs: 200 });
     try {
-      const store = path.join(dir, "k.db");
+      const store = await kind.fresh(dir, "k");
       const lease = ["--lease-ms", "1500"];
       const killed = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
         const child = spawn(process.execPath, [BIN, ...args(server.url, store, lease)], {
@@ -100,15 +136,14 @@ describe("several runners, one run", () => {
         child.on("error", reject);
         child.on("close", (_code, signal) => resolve(signal));
         const deadline = Date.now() + 300_000;
-        const poll = setInterval(() => {
-          if (storedTrials(store) >= 64 || Date.now() > deadline) {
-            clearInterval(poll);
-            child.kill("SIGKILL");
-          }
-        }, 20);
+        const poll = async () => {
+          if ((await kind.stored(store)) >= 64 || Date.now() > deadline) child.kill("SIGKILL");
+          else setTimeout(poll, 20);
+        };
+        void poll();
       });
       expect(killed).toBe("SIGKILL");
-      const before = storedTrials(store);
+      const before = await kind.stored(store);
       expect(before).toBeGreaterThan(0);
       expect(before).toBeLessThan(LIMIT);
       const sentBefore = server.stats().requests;
@@ -118,7 +153,7 @@ describe("several runners, one run", () => {
       expect(next.stdout).toMatch(
         new RegExp(`: 600 of [\\d,]+ trials stored \\(${LIMIT - before} this time, ${before} before\\)`),
       );
-      expect(storedTrials(store)).toBe(LIMIT);
+      expect(await kind.stored(store)).toBe(LIMIT);
       // Only the trials the kill cut short were asked again (at most the killed runner's 16 in flight).
       expect(server.stats().requests - sentBefore).toBeLessThanOrEqual(LIMIT - before + 16);
     } finally {
