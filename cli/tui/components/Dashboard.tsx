@@ -1,12 +1,11 @@
 // Automatic JSX even where tsx finds no tsconfig (bazaar run from any folder).
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
-import { Box, Static, Text } from "ink";
+import { Box, Text } from "ink";
 import { clip, count, duration, rate } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { AgentProgress } from "./AgentProgress.tsx";
 import { EpisodeView } from "./EpisodeView.tsx";
-import { FeedLine } from "./FeedLine.tsx";
 import { Help, type KeyHelp } from "./Help.tsx";
 import { StatsPanel } from "./StatsPanel.tsx";
 
@@ -65,10 +64,10 @@ export interface DashboardProps {
 }
 
 /**
- * The live run: the finished-episode feed printed once above (ink <Static>), and below it a small
- * live area — run totals, a progress row per agent, errors, one episode up close, its agent's
- * running statistics. Once the run has ended, the totals stay (the episode goes: the feed above
- * shows the last ones, and the command's summary follows).
+ * The live run's area: run totals, a progress row per agent, errors, one episode up close, its
+ * agent's running statistics (the finished-episode feed scrolls above it, printed by the glue: components/feed.ts). Once the
+ * run has ended, the totals stay (the episode goes: the feed above shows the last ones, and the
+ * command's summary follows).
  */
 export function Dashboard({
   view,
@@ -87,92 +86,87 @@ export function Dashboard({
   const f = view.featured;
   const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${rate(view.trialsPerSecond)} · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
   return (
-    <>
-      <Static items={view.feed as DashboardView["feed"][number][]}>
-        {(item) => <FeedLine key={item.id} item={item} width={width} />}
-      </Static>
-      <Box flexDirection="column" width={width}>
-        <Text bold wrap="truncate">
-          {clip(header, width)}
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate">
+        {clip(header, width)}
+      </Text>
+      {listed.map((a) => (
+        <AgentProgress key={a.agent} row={a} width={width} nameWidth={nameWidth} compact={compact} />
+      ))}
+      {rest.length > 0 ? (
+        <Text color="gray" wrap="truncate">
+          {clip(
+            `… ${rest.length} more agents: ${count(rest.reduce((s, a) => s + a.done, 0))}/${count(rest.reduce((s, a) => s + a.total, 0))} done · non-responses ${count(rest.reduce((s, a) => s + a.nonResponses, 0))} · errors ${count(rest.reduce((s, a) => s + a.errors, 0))}`,
+            width,
+          )}
         </Text>
-        {listed.map((a) => (
-          <AgentProgress key={a.agent} row={a} width={width} nameWidth={nameWidth} compact={compact} />
-        ))}
-        {rest.length > 0 ? (
-          <Text color="gray" wrap="truncate">
-            {clip(
-              `… ${rest.length} more agents: ${count(rest.reduce((s, a) => s + a.done, 0))}/${count(rest.reduce((s, a) => s + a.total, 0))} done · non-responses ${count(rest.reduce((s, a) => s + a.nonResponses, 0))} · errors ${count(rest.reduce((s, a) => s + a.errors, 0))}`,
-              width,
-            )}
+      ) : null}
+      {view.errorCount > 0 ? (
+        <Box flexDirection="column">
+          <Text color="red" bold>
+            {count(view.errorCount)} error{view.errorCount === 1 ? "" : "s"}
+            {view.errorCount > view.errors.length ? ` (latest ${view.errors.length})` : ""}:
           </Text>
-        ) : null}
-        {view.errorCount > 0 ? (
-          <Box flexDirection="column">
-            <Text color="red" bold>
-              {count(view.errorCount)} error{view.errorCount === 1 ? "" : "s"}
-              {view.errorCount > view.errors.length ? ` (latest ${view.errors.length})` : ""}:
+          {view.errors.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the latest errors, in order
+            <Text key={i} color="red" wrap="truncate">
+              {clip(`  ${e}`, width)}
             </Text>
-            {view.errors.map((e, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the latest errors, in order
-              <Text key={i} color="red" wrap="truncate">
-                {clip(`  ${e}`, width)}
-              </Text>
-            ))}
-          </Box>
-        ) : null}
-        {help ? <Help title="keys (live run)" keys={LIVE_KEYS} width={width} /> : null}
-        {view.finished || episodeHeight === 0 ? null : (
-          // Exactly `episodeHeight` rows, whatever the view inside would draw: the live area's
-          // height is then known, and stays below the terminal's.
-          <Box height={episodeHeight} overflowY="hidden" flexDirection="column">
-            {view.focus ? (
-              <EpisodeView
-                model={view.focus.model}
-                step={view.focus.model.steps}
-                width={width}
-                height={episodeHeight}
-                compact
-                status={view.focus.pinned ? "pinned" : undefined}
-              />
-            ) : f ? (
-              <EpisodeView
-                model={f.model}
-                step={f.step}
-                width={width}
-                height={episodeHeight}
-                compact
-                status={f.paused ? "paused" : undefined}
-              />
-            ) : (
-              <Text color="gray">waiting for the first finished episode…</Text>
-            )}
-          </Box>
-        )}
-        {view.focus && !view.finished && inFlightRows > 0 ? (
-          <InFlightList view={view} width={width} rows={inFlightRows} />
-        ) : null}
-        {showStats && view.stats && f && !view.finished ? (
-          <StatsPanel stats={view.stats} agent={f.model.agent} width={width} />
-        ) : null}
-        {view.finished ? (
-          <Text color={view.finished.interrupted || view.finished.failure ? "yellow" : "green"} bold>
-            {view.finished.failure
-              ? "run failed"
-              : view.finished.interrupted
-                ? "run stopped: run the same command again to resume"
-                : "run finished"}
-          </Text>
-        ) : interactive ? (
-          <Text color="gray" wrap="truncate">
-            {clip(
-              view.focus
-                ? "↑/↓ focus · p pin · ? help · q stop"
-                : "space pause · ←/→ step · n latest · ? help · q stop",
-              width,
-            )}
-          </Text>
-        ) : null}
-      </Box>
-    </>
+          ))}
+        </Box>
+      ) : null}
+      {help ? <Help title="keys (live run)" keys={LIVE_KEYS} width={width} /> : null}
+      {view.finished || episodeHeight === 0 ? null : (
+        // Exactly `episodeHeight` rows, whatever the view inside would draw: the live area's
+        // height is then known, and stays below the terminal's.
+        <Box height={episodeHeight} overflowY="hidden" flexDirection="column">
+          {view.focus ? (
+            <EpisodeView
+              model={view.focus.model}
+              step={view.focus.model.steps}
+              width={width}
+              height={episodeHeight}
+              compact
+              status={view.focus.pinned ? "pinned" : undefined}
+            />
+          ) : f ? (
+            <EpisodeView
+              model={f.model}
+              step={f.step}
+              width={width}
+              height={episodeHeight}
+              compact
+              status={f.paused ? "paused" : undefined}
+            />
+          ) : (
+            <Text color="gray">waiting for the first finished episode…</Text>
+          )}
+        </Box>
+      )}
+      {view.focus && !view.finished && inFlightRows > 0 ? (
+        <InFlightList view={view} width={width} rows={inFlightRows} />
+      ) : null}
+      {showStats && view.stats && f && !view.finished ? (
+        <StatsPanel stats={view.stats} agent={f.model.agent} width={width} />
+      ) : null}
+      {view.finished ? (
+        <Text color={view.finished.interrupted || view.finished.failure ? "yellow" : "green"} bold>
+          {view.finished.failure
+            ? "run failed"
+            : view.finished.interrupted
+              ? "run stopped: run the same command again to resume"
+              : "run finished"}
+        </Text>
+      ) : interactive ? (
+        <Text color="gray" wrap="truncate">
+          {clip(
+            view.focus
+              ? "↑/↓ focus · p pin · ? help · q stop"
+              : "space pause · ←/→ step · n latest · ? help · q stop",
+            width,
+          )}
+        </Text>
+      ) : null}
+    </Box>
   );
 }

@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { useInput, useStdin, useStdout } from "ink";
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { Dashboard, inFlightListRows, LIVE_KEYS } from "../components/Dashboard.tsx";
 import type { DashboardView } from "../state/dashboard.ts";
 
@@ -27,6 +27,11 @@ export interface LiveAppProps {
   commands: LiveCommands;
   width?: number;
   episodeHeight?: number;
+  /**
+   * Text to print once above the live area (the finished-episode feed, already rendered to a
+   * string); a new `id` prints the next.
+   */
+  above?: { id: number; text: string } | null;
 }
 
 /**
@@ -65,9 +70,17 @@ export function liveLayout(
  * maps keys to commands. Snapshots arrive as props, so the glue renders each frame synchronously
  * and knows what a frame costs.
  */
-export function LiveApp({ view, commands, width, episodeHeight }: LiveAppProps) {
+export function LiveApp({ view, commands, width, episodeHeight, above }: LiveAppProps) {
   const [help, setHelp] = useState(false);
-  const { stdout } = useStdout();
+  const { stdout, write } = useStdout();
+  // After ink has drawn this frame: ink erases it, prints the text, and draws the frame again below
+  // (as its <Static> does, without rendering the live area a second time).
+  const printed = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (!above || above.id === printed.current) return;
+    printed.current = above.id;
+    write(above.text.endsWith("\n") ? above.text : `${above.text}\n`);
+  }, [above, write]);
   const { isRawModeSupported } = useStdin();
   useInput(
     (input, key) => {

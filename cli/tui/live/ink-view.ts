@@ -1,6 +1,7 @@
 /** The ink dashboard of `bazaar run --watch` (loaded only on a terminal; see run-view.ts). */
 import { type Instance, render } from "ink";
 import { createElement } from "react";
+import { feedText } from "../components/feed.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { LiveApp, type LiveCommands } from "./LiveApp.tsx";
 import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
@@ -41,12 +42,25 @@ export function inkRunView(o: RunViewOptions): RunView {
   let app: Instance | null = null;
   let frames = 0;
   let drawingMs = 0;
+  /** The id of the last feed line printed, and the last text printed above the live area. */
+  let feedShown = view.feed.at(-1)?.id ?? -1;
+  let above: { id: number; text: string } | null = null;
+  // Colours where the terminal shows them (NO_COLOR, FORCE_COLOR and TERM as Node reads them).
+  const colors = typeof o.stdout.hasColors === "function" && o.stdout.hasColors();
   /** A frame: a snapshot, and React and ink render it before `draw` returns. */
   function draw(): void {
     const t0 = performance.now();
     frames++;
     view = state.snapshot(now());
-    const element = createElement(LiveApp, { view, commands });
+    const last = view.feed.at(-1);
+    if (last && last.id > feedShown) {
+      const items = view.feed.filter((item) => item.id > feedShown);
+      feedShown = last.id;
+      // As wide as the live area's lines (LiveApp: a column less than the terminal, so none wraps).
+      const width = Math.max(1, (o.stdout.columns || 80) - 1);
+      above = { id: (above?.id ?? 0) + 1, text: feedText(items, width, colors) };
+    }
+    const element = createElement(LiveApp, { view, commands, above });
     if (app) app.rerender(element);
     else {
       app = render(element, {

@@ -109,7 +109,21 @@ type Scorable = Pick<
  * from action errors by it.
  */
 export function bargainProfits(r: Scorable): BargainProfits | null {
-  const scored = scoreSession({ replicate: 0, ...r, endedBy: r.endedBy as EndReason });
+  // The fields one by one: a record spread into the input would copy its transcript and every other
+  // field, for every trial of a live run.
+  const scored = scoreSession({
+    scenarioId: r.scenarioId,
+    buyer: r.buyer,
+    seller: r.seller,
+    replicate: 0,
+    budget: r.budget,
+    cost: r.cost,
+    outcome: r.outcome,
+    endedBy: r.endedBy as EndReason,
+    invalidSide: r.invalidSide,
+    dealPrice: r.dealPrice,
+    turns: r.turns,
+  });
   if (!scored.deal) return null;
   return {
     buyer: scored.buyerProfit ?? 0,
@@ -280,7 +294,7 @@ export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
       const group = r.interest === "CI" ? s.ci : s.mi;
       group.valid++;
       // Every trial of a live run passes here: read the fields as they are, no schema parse.
-      if (typeof r.budget !== "number" || typeof r.cost !== "number") return;
+      if (r.outcome !== "deal" || typeof r.budget !== "number" || typeof r.cost !== "number") return;
       const p = bargainProfits(r as unknown as Scorable);
       if (!p) return;
       group.deals++;

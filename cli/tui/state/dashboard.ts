@@ -75,6 +75,7 @@ export interface DashboardView {
   trialsPerSecond: number;
   etaSeconds: number;
   agents: AgentRow[];
+  /** The latest lines of the finished-episode feed (ids increase; a view prints each once). */
   feed: readonly FeedItem[];
   errors: readonly string[];
   errorCount: number;
@@ -119,6 +120,9 @@ export const DEFAULT_TIMING: DashboardTiming = {
   feedMs: 1000,
   watchAfterMs: 300,
 };
+
+/** Feed lines a snapshot carries: the latest, far more than one snapshot adds. */
+const FEED_KEPT = 64;
 
 /** The span of the moving rate (and so of the ETA). */
 const RATE_WINDOW_MS = 30_000;
@@ -368,9 +372,10 @@ export class DashboardState {
       this.feed.push({ id: this.feedId++, kind: "episode", summary: this.adapter.summary(r) });
     this.recent = [];
     this.sinceSnapshot = 0;
-    // Ink's <Static> prints items once and remembers how many it printed; a fresh array each time
-    // makes React see the change.
-    this.feed = this.feed.slice();
+    // The latest lines only: a view prints each line once, by its id, as the snapshot that added it
+    // arrives (a few a snapshot), so a run of any length keeps a few dozen. A fresh array each time,
+    // so that a view sees the change.
+    this.feed = this.feed.slice(-FEED_KEPT);
   }
 
   snapshot(now: number): DashboardView {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { agentIndexOf } from "../../../cli/tui/live/view.ts";
 import type { TrialRecord } from "../../../cli/tui/records/index.ts";
 import { DashboardState, trialsPerAgent } from "../../../cli/tui/state/dashboard.ts";
+import { coordinates } from "../../../environments/runner/plan.ts";
 import { fixtureRun, longBargainRecord } from "./fixtures.ts";
 
 let choice: TrialRecord[] = [];
@@ -33,6 +35,20 @@ function state(opts: { target?: number; stepMs?: number; holdMs?: number; feedPe
 }
 
 const agentOf = (r: TrialRecord) => (r.agent === "sim:steep" ? 0 : 1);
+
+describe("agentIndexOf", () => {
+  it("is the agent of a trial's coordinates", () => {
+    const plan = {
+      runId: "r",
+      env: { name: "choice" },
+      agents: [{ label: "a" }, { label: "b" }, { label: "c" }],
+      replicates: 4,
+      tasks: [],
+    };
+    for (let seq = 0; seq < 60; seq++)
+      expect(agentIndexOf(plan, { seq } as TrialRecord)).toBe(coordinates(plan, seq).agentIndex);
+  });
+});
 
 describe("trialsPerAgent", () => {
   it("splits a task-major prefix among agents and replicates", () => {
@@ -77,6 +93,18 @@ describe("DashboardState", () => {
     expect(v2.feed).toHaveLength(5);
     expect(v2.feed).not.toBe(v1.feed);
     expect(s.snapshot(300).feed).toHaveLength(5);
+  });
+
+  it("keeps only the latest feed lines, with increasing ids, however long the run", () => {
+    const s = state({ feedPerFrame: 1, target: 10_000 });
+    for (let i = 0; i < 200; i++) {
+      s.trial(0, choice[i % choice.length]!);
+      s.snapshot(i);
+    }
+    const feed = s.snapshot(200).feed;
+    expect(feed.length).toBeLessThanOrEqual(64);
+    expect(feed.at(-1)?.id).toBe(199);
+    expect(feed.every((f, i) => i === 0 || f.id === feed[i - 1]!.id + 1)).toBe(true);
   });
 
   it("plays the featured episode turn by turn, holds it, then shows the latest", () => {

@@ -1,9 +1,13 @@
+import { Writable } from "node:stream";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Dashboard } from "../../../cli/tui/components/Dashboard.tsx";
+import { feedText } from "../../../cli/tui/components/feed.ts";
+import { inkRunView } from "../../../cli/tui/live/ink-view.ts";
 import { LiveApp, type LiveCommands } from "../../../cli/tui/live/LiveApp.tsx";
 import type { TrialRecord } from "../../../cli/tui/records/index.ts";
-import { DashboardState, type DashboardView } from "../../../cli/tui/state/dashboard.ts";
+import { DashboardState, type DashboardView, DEFAULT_TIMING } from "../../../cli/tui/state/dashboard.ts";
+import type { RunResult } from "../../../environments/runner/execute.ts";
 import { fixtureRun, lines, longBargainRecord, until, widest } from "./fixtures.ts";
 
 let choice: TrialRecord[] = [];
@@ -14,6 +18,8 @@ beforeAll(async () => {
 });
 afterEach(() => cleanup());
 const tick = () => new Promise((r) => setTimeout(r, 30));
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape codes
+const ESCAPE = /\u001b/;
 
 function choiceView(agents = ["sim:steep", "sim:locked"], now = 4000): DashboardView {
   const s = new DashboardState({
@@ -36,7 +42,7 @@ function choiceView(agents = ["sim:steep", "sim:locked"], now = 4000): Dashboard
 
 describe("run dashboard", () => {
   it("shows totals, a progress row per agent with tokens and cost, errors, an episode and its statistics", () => {
-    const { lastFrame, frames } = render(<Dashboard view={choiceView()} width={99} episodeHeight={12} />);
+    const { lastFrame } = render(<Dashboard view={choiceView()} width={99} episodeHeight={12} />);
     const f = lastFrame()!;
     expect(f).toContain("bazaar run choice-abc · choice · 40/80 stored · 10 trials/s · ETA 4s");
     expect(f).toMatch(/sim:steep +█+░+ 20\/40 · 5\/s · ETA 4s/);
@@ -46,10 +52,20 @@ describe("run dashboard", () => {
     expect(f).toMatch(/── episode #\d+ · sim:(steep|locked) · choice/);
     expect(f).toContain("first-slot rate");
     expect(f).toContain("q stop");
-    // The feed goes to <Static>: printed once, above the live area.
-    const all = frames.join("\n");
-    expect(all).toContain("… 36 more finished");
-    expect(all).toMatch(/#\d+ +sim:\w+ +[AB] +binary ·/);
+    // The feed is not part of the live area: the glue prints it above (LiveApp's `above`).
+    expect(f).not.toContain("more finished");
+  });
+
+  it("writes the finished-episode feed as lines, coloured only for a terminal that shows colours", () => {
+    const feed = choiceView().feed;
+    const plain = feedText(feed, 99, false);
+    expect(plain.split("\n")).toHaveLength(feed.length);
+    expect(plain).toContain("  … 36 more finished");
+    expect(plain).toMatch(/^#\d+ +sim:\w+ +[AB] +binary ·/m);
+    expect(plain).not.toMatch(ESCAPE);
+    expect(widest(feedText(feed, 40, false))).toBeLessThanOrEqual(40);
+    // Gray for the count of episodes not listed, as the live area draws it.
+    expect(feedText(feed, 99, true).split("\n")[0]).toBe("\u001B[90m  … 36 more finished\u001B[39m");
   });
 
   it("fits an 80-column terminal", () => {
@@ -107,5 +123,46 @@ describe("LiveApp", () => {
     expect(calls).toEqual(["pause", "step -1", "step 1", "latest", "stop"]);
     app.stdin.write("?");
     await until(app, "keys (live run)");
+  });
+
+  it("prints the finished-episode feed above the live area, once, as a terminal shows it", async () => {
+    const writes: string[] = [];
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        writes.push(String(chunk));
+        done();
+      },
+    });
+    const stdout = Object.assign(sink, {
+      isTTY: true,
+      columns: 100,
+      rows: 40,
+    }) as unknown as NodeJS.WriteStream;
+    const plan = {
+      runId: "choice-abc",
+      env: { name: "choice" },
+      agents: [{ label: "sim:steep" }, { label: "sim:locked" }],
+      replicates: 1,
+      tasks: [],
+    };
+    const view = inkRunView({
+      plan,
+      target: 80,
+      storedByAgent: new Map(),
+      stdout,
+      log: () => {},
+      onStop: () => {},
+      timing: { ...DEFAULT_TIMING, feedMs: 0 },
+    });
+    for (const r of choice) view.onTrial(r);
+    await view.finish({ stored: 40, elapsedMs: 1000, interrupted: false } as RunResult);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes out
+    const screen = writes.join("").replace(/\u001B\[[0-9;?]*[A-Za-z]/g, "");
+    const more = screen.indexOf("… 36 more finished");
+    expect(more).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf("… 36 more finished", more + 1)).toBe(-1);
+    expect(screen.slice(more)).toMatch(/#\d+ +sim:\w+ +[AB] +binary ·/);
+    // The live area, drawn again below the feed, is the last thing on the screen.
+    expect(screen.lastIndexOf("run finished")).toBeGreaterThan(more);
   });
 });

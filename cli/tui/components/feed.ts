@@ -1,0 +1,36 @@
+/**
+ * The finished-episode feed as text, printed once above the live area (ink-view writes it through
+ * ink's `useStdout().write`). Plain strings, not ink components: an ink <Static> re-renders the
+ * whole live area a second time each time it prints, and rendering a few lines through ink costs
+ * milliseconds where building them costs microseconds.
+ */
+import { clip, count } from "../format.ts";
+import type { FeedItem } from "../state/dashboard.ts";
+
+type Color = "gray" | "red" | "yellow";
+
+/** The SGR codes of the colours the live area uses for these lines (ink's gray, red, yellow). */
+const SGR: Record<Color, [string, string]> = {
+  gray: ["\u001B[90m", "\u001B[39m"],
+  red: ["\u001B[31m", "\u001B[39m"],
+  yellow: ["\u001B[33m", "\u001B[39m"],
+};
+
+/** A line of the feed: seq, agent, outcome, detail — or how many finished episodes were not listed. */
+export function feedLine(item: FeedItem, width: number): { text: string; color: Color | null } {
+  if (item.kind === "more")
+    return { text: clip(`  … ${count(item.count)} more finished`, width), color: "gray" };
+  const s = item.summary;
+  const text = `#${String(s.seq).padEnd(6)} ${clip(s.agent, 16).padEnd(16)} ${clip(s.outcome, 22).padEnd(22)} ${s.detail}`;
+  return { text: clip(text, width), color: s.error ? "red" : s.nonResponse ? "yellow" : null };
+}
+
+/** The feed lines, one a line (no line end after the last), coloured when the terminal shows colours. */
+export function feedText(items: readonly FeedItem[], width: number, colors: boolean): string {
+  return items
+    .map((item) => {
+      const { text, color } = feedLine(item, width);
+      return colors && color ? `${SGR[color][0]}${text}${SGR[color][1]}` : text;
+    })
+    .join("\n");
+}
