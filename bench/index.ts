@@ -11,6 +11,7 @@ import { benchLogit } from "./logit.ts";
 import { benchPool } from "./pool.ts";
 import { benchRunners } from "./runners.ts";
 import { benchShop } from "./shop.ts";
+import { benchStore } from "./store.ts";
 import { benchTui } from "./tui.ts";
 
 await benchChoice();
@@ -23,3 +24,4 @@ await benchTui();
 await benchBatch();
 await benchRunners();
 await benchPool();
+await benchStore();

@@ -3,8 +3,8 @@
  * running all of them (and paying every model call once per process).
  *
  * A run's trials are cut into blocks of `LEASE_BLOCK` consecutive seqs. A runner claims a block —
- * writes its name and an expiry into the block's row of `trial_leases` in one write transaction that
- * locked the row as it read it, so two runners never hold the same block — runs the block's pending trials, renews its leases while it works, and
+ * writes its name and an expiry into the block's row of `trial_leases` in one statement that locks
+ * the row as it picks it, so two runners never hold the same block — runs the block's pending trials, renews its leases while it works, and
  * releases a block once every trial of it is written. Other runners skip blocks under a live lease;
  * a killed runner's leases expire and its blocks go to whoever asks next. A runner never claims again
  * a block it has already been through in this invocation, so a trial that fails (an endpoint down)
@@ -108,74 +108,73 @@ export class TrialLeases {
   }
 
   /**
-   * One write transaction: the lowest block not visited here that nobody else holds under a live
-   * lease, locked as it is read (SQLite: the write lock from the first read; PostgreSQL: the row,
-   * skipping rows another runner is claiming at this moment), and taken when it has trials to run.
+   * The lowest block not visited here that nobody else holds under a live lease, taken in one
+   * statement (an UPDATE of the row its subquery picks: atomic on SQLite; on PostgreSQL the row is
+   * locked as it is picked, skipping rows another runner is taking at this moment), and let go again
+   * at once when every trial of it is already stored.
    */
   private claimOnce(now: number): Claimed | Busy {
     const d = this.db.dialect;
     const visited = JSON.stringify([...this.visited].filter((b) => b >= this.lowest));
-    return this.db.tx(() => {
-      const free = this.db.get<{ block: number }>(
-        `SELECT block FROM trial_leases
-          WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}
-            AND (owner = '' OR owner = ? OR expires_at <= ?)
-          ORDER BY block LIMIT 1${d.lockSkipLocked}`,
+    const block = this.db.value<number>(
+      `UPDATE trial_leases SET owner = ?, expires_at = ?
+        WHERE run_id = ? AND block = (
+          SELECT block FROM trial_leases
+           WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}
+             AND (owner = '' OR owner = ? OR expires_at <= ?)
+           ORDER BY block LIMIT 1${d.lockSkipLocked})
+        RETURNING block`,
+      this.owner,
+      now + this.leaseMs,
+      this.runId,
+      this.runId,
+      this.lowest,
+      this.blocks,
+      visited,
+      this.owner,
+      now,
+    );
+    if (block === undefined) {
+      const left = this.db.get<{ rows: number; others: number; nextExpiry: number | null }>(
+        `SELECT COUNT(*) AS "rows",
+                COALESCE(SUM(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN 1 ELSE 0 END), 0) AS others,
+                MIN(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN expires_at END) AS "nextExpiry"
+           FROM trial_leases WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}`,
+        this.owner,
+        now,
+        this.owner,
+        now,
         this.runId,
         this.lowest,
         this.blocks,
         visited,
-        this.owner,
-        now,
-      );
-      if (!free) {
-        const left = this.db.get<{ rows: number; others: number; nextExpiry: number | null }>(
-          `SELECT COUNT(*) AS "rows",
-                  COALESCE(SUM(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN 1 ELSE 0 END), 0) AS others,
-                  MIN(CASE WHEN owner <> '' AND owner <> ? AND expires_at > ? THEN expires_at END) AS "nextExpiry"
-             FROM trial_leases WHERE run_id = ? AND block >= ? AND block < ? AND ${d.inList("block", true)}`,
-          this.owner,
-          now,
-          this.owner,
-          now,
-          this.runId,
-          this.lowest,
-          this.blocks,
-          visited,
-        )!;
-        // Blocks left that are neither free nor under another's live lease are being claimed by
-        // another runner this instant (PostgreSQL skipped their locked rows): ask again shortly.
-        if (left.others === 0 && left.rows > 0)
-          return { block: -1 as const, others: left.rows, nextExpiry: now + 25 };
-        return {
-          block: -1 as const,
-          others: left.others,
-          nextExpiry: left.nextExpiry ?? Number.POSITIVE_INFINITY,
-        };
-      }
-      const block = free.block;
-      const from = block * LEASE_BLOCK;
-      const stored = new Set(
-        this.db.column<number>(
-          "SELECT seq FROM trials WHERE run_id = ? AND seq >= ? AND seq < ?",
-          this.runId,
-          from,
-          from + LEASE_BLOCK,
-        ),
-      );
-      const seqs: number[] = [];
-      const end = Math.min(this.target, from + LEASE_BLOCK);
-      for (let seq = from; seq < end; seq++) if (!stored.has(seq)) seqs.push(seq);
-      // Done by someone (a lease that ran out after its trials were written): nothing to hold.
+      )!;
+      // Blocks left that are neither free nor under another's live lease are being taken by another
+      // runner this instant (PostgreSQL skipped their locked rows): ask again shortly.
+      if (left.others === 0 && left.rows > 0) return { block: -1, others: left.rows, nextExpiry: now + 25 };
+      return { block: -1, others: left.others, nextExpiry: left.nextExpiry ?? Number.POSITIVE_INFINITY };
+    }
+    const from = block * LEASE_BLOCK;
+    const stored = new Set(
+      this.db.column<number>(
+        "SELECT seq FROM trials WHERE run_id = ? AND seq >= ? AND seq < ?",
+        this.runId,
+        from,
+        from + LEASE_BLOCK,
+      ),
+    );
+    const seqs: number[] = [];
+    const end = Math.min(this.target, from + LEASE_BLOCK);
+    for (let seq = from; seq < end; seq++) if (!stored.has(seq)) seqs.push(seq);
+    // Done by someone (a lease that ran out after its trials were written): nothing to hold.
+    if (seqs.length === 0)
       this.db.run(
-        "UPDATE trial_leases SET owner = ?, expires_at = ? WHERE run_id = ? AND block = ?",
-        seqs.length > 0 ? this.owner : "",
-        seqs.length > 0 ? now + this.leaseMs : 0,
+        "UPDATE trial_leases SET owner = '', expires_at = 0 WHERE run_id = ? AND block = ? AND owner = ?",
         this.runId,
         block,
+        this.owner,
       );
-      return { block, seqs };
-    });
+    return { block, seqs };
   }
 
   /** A block known to be done (every trial stored when the runner started): never claimed. */

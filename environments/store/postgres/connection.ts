@@ -90,6 +90,8 @@ export class PostgresDb implements SqlDb {
   private readonly flag: Int32Array;
   private readonly sqlCache = new Map<string, string>();
   private depth = 0;
+  /** A transaction begun but not yet sent: BEGIN goes with its first statement (one round trip less). */
+  private beginPending = false;
   private open = true;
 
   private constructor(
@@ -138,6 +140,10 @@ export class PostgresDb implements SqlDb {
 
   private call(req: Request): Answer & { ok: true } {
     if (!this.open) throw new Error("the store is closed");
+    if (this.beginPending && (req.op === "query" || req.op === "many")) {
+      req = { ...req, begin: true };
+      this.beginPending = false;
+    }
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(req);
     const deadline = Date.now() + ANSWER_DEADLINE_MS;
@@ -250,14 +256,15 @@ export class PostgresDb implements SqlDb {
         this.depth--;
       }
     }
-    this.call({ op: "query", sql: "BEGIN", params: [], rows: false });
+    this.beginPending = true;
     this.depth = 1;
     try {
       const out = fn();
-      this.call({ op: "query", sql: "COMMIT", params: [], rows: false });
+      // A transaction that sent nothing has nothing to commit.
+      if (!this.beginPending) this.call({ op: "query", sql: "COMMIT", params: [], rows: false });
       return out;
     } catch (err) {
-      if (this.open) {
+      if (this.open && !this.beginPending) {
         try {
           this.call({ op: "query", sql: "ROLLBACK", params: [], rows: false });
         } catch {
@@ -267,6 +274,7 @@ export class PostgresDb implements SqlDb {
       throw err;
     } finally {
       this.depth = 0;
+      this.beginPending = false;
     }
   }
 

@@ -40,10 +40,12 @@ async function handle(req: Request): Promise<Answer> {
       await connected;
       return { ok: true };
     case "query": {
+      if (req.begin) await client.query("BEGIN");
       const r = await client.query({ text: req.sql, values: req.params });
       return req.rows ? { ok: true, rows: r.rows } : { ok: true, changes: r.rowCount ?? 0 };
     }
     case "many": {
+      if (req.begin) await client.query("BEGIN");
       let changes = 0;
       for (const params of req.rows) changes += (await client.query(req.sql, params)).rowCount ?? 0;
       return { ok: true, changes };
