@@ -242,6 +242,15 @@ export class Store {
         );
       }
       if (!isNew) Store.checkFormat(db, where, () => true);
+      else if (
+        db.value("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() LIMIT 1") !== undefined
+      ) {
+        // Someone's database with tables of its own: bazaar's tables do not go in among them.
+        throw new UserError(
+          `${where} is not a bazaar store (the database has tables of its own)`,
+          "create an empty database for bazaar (createdb -O <user> bazaar) and point --store at it",
+        );
+      }
       if (!opts.readonly) Store.create(db);
       return new Store(where, db);
     } catch (err) {

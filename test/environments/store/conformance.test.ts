@@ -106,6 +106,14 @@ describe.each(backends)("store conformance: $name", (backend) => {
     expect(() => Store.open(missing, { create: false })).toThrow(/no store at/);
   });
 
+  it("refuses a database or file that holds something else, and leaves it untouched", async () => {
+    const other = backend.name === "SQLite" ? path.join(tempDir(), "other.db") : await backend.fresh();
+    const foreign = Store.open(other, { create: true });
+    foreign.extension("foreign", (db) => db).exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY); DROP TABLE meta");
+    foreign.close();
+    expect(() => Store.open(other, { create: true })).toThrow(/is not a bazaar store/);
+  });
+
   it("registers a run with its tasks once; another configuration under the same id is refused", () => {
     expect(store.ensureRun(RUN, TASKS)).toEqual({ created: true });
     expect(store.ensureRun(RUN, TASKS)).toEqual({ created: false });
