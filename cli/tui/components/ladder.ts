@@ -93,6 +93,8 @@ export function ladderLayout(args: {
       if (last.kind === kind) last.text += ch;
       else segs.push({ text: ch, kind });
     }
+    // Trailing blanks show nothing (the terminal row ends there anyway) and cost every frame.
+    if (segs.length > 1 && segs[segs.length - 1]!.kind === "blank") segs.pop();
     return segs;
   });
 
