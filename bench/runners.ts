@@ -8,12 +8,16 @@
  * every runner pays once), with the model requests serve-sim counted (one per trial, however many
  * runners).
  *
- *   npx tsx bench/runners.ts [--trials 2400] [--rounds 2] [--latency 200] [--concurrency 16]
+ * With `--postgres <url>` (a role that may create databases) the runners share a new PostgreSQL
+ * database each time instead of a SQLite file.
+ *
+ *   npx tsx bench/runners.ts [--trials 2400] [--rounds 2] [--latency 200] [--concurrency 16] [--postgres <url>]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin/bazaar.js");
@@ -83,8 +87,34 @@ function runner(url: string, store: string, trials: number, concurrency: number)
   });
 }
 
+const POSTGRES = (() => {
+  const i = process.argv.indexOf("--postgres");
+  return i >= 0 ? process.argv[i + 1] : undefined;
+})();
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: POSTGRES });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A new store for one measurement: a SQLite file, or a new PostgreSQL database. */
+async function freshStore(dir: string, tag: string): Promise<string> {
+  if (!POSTGRES) return path.join(dir, `${tag}.db`);
+  const name = `bazaar_bench_runners_${process.pid}_${tag.replace(/\W/g, "_")}`;
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  const u = new URL(POSTGRES);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
 async function timed(url: string, dir: string, n: number, trials: number, concurrency: number, tag: string) {
-  const store = path.join(dir, `${tag}.db`);
+  const store = await freshStore(dir, tag);
   const before = await requests(url);
   const t0 = performance.now();
   const ran = await Promise.all(Array.from({ length: n }, () => runner(url, store, trials, concurrency)));
@@ -109,7 +139,7 @@ export async function benchRunners(): Promise<void> {
   const server = await startServer(latency);
   try {
     console.log(
-      `several runners, one run: ${trials.toLocaleString("en-US")} choice trials, concurrency ${concurrency} each, serve-sim at ${latency} ms`,
+      `several runners, one run: ${trials.toLocaleString("en-US")} choice trials, concurrency ${concurrency} each, serve-sim at ${latency} ms, on a ${POSTGRES ? "PostgreSQL" : "SQLite"} store`,
     );
     const one: number[] = [];
     const four: number[] = [];

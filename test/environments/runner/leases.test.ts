@@ -62,8 +62,9 @@ describe("trial leases", () => {
     const b = Store.open(file, { create: true });
     const p = planWith(slowSteep(new Map(), 0));
     a.ensureRun({ id: p.runId, env: "choice", config: p.config, total: p.total }, p.tasks);
-    // The first 160 trials (a --limit): blocks of 64, 64 and 32.
-    const target = 2 * LEASE_BLOCK + 32;
+    // A --limit of two blocks and a half: the last block is cut short.
+    const half = LEASE_BLOCK / 2;
+    const target = 2 * LEASE_BLOCK + half;
     const la = new TrialLeases(a, p.runId, "a", target, 1_000);
     const lb = new TrialLeases(b, p.runId, "b", target, 1_000);
     expect(la.blocks).toBe(3);
@@ -73,7 +74,7 @@ describe("trial leases", () => {
     const c3 = la.claim(t);
     expect([c1, c2, c3].map((c) => (c && "seqs" in c ? c.block : null))).toEqual([0, 1, 2]);
     expect(c3 && "seqs" in c3 ? c3.seqs : []).toEqual(
-      Array.from({ length: 32 }, (_, i) => 2 * LEASE_BLOCK + i),
+      Array.from({ length: half }, (_, i) => 2 * LEASE_BLOCK + i),
     );
     // Everything is held: b waits on a's two blocks, the first lease running out at t + 1 s.
     expect(lb.claim(t + 10)).toEqual({ block: -1, others: 2, nextExpiry: t + 1_000 });
