@@ -119,6 +119,7 @@ async function timed(url: string, dir: string, n: number, trials: number, concur
   const t0 = performance.now();
   const ran = await Promise.all(Array.from({ length: n }, () => runner(url, store, trials, concurrency)));
   const s = (performance.now() - t0) / 1000;
+  if (POSTGRES) await admin(`DROP DATABASE IF EXISTS ${new URL(store).pathname.slice(1)} WITH (FORCE)`);
   const runS = Math.max(...ran.map((r) => r.elapsedMs)) / 1000;
   return {
     s,
