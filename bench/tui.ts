@@ -8,6 +8,7 @@
  * ink and React (paid only when the dashboard opens) is reported on its own. The dashboard hears of
  * every turn as `bazaar run --watch` wires it; beside it, what the store's turn log (on by default,
  * for `watch --follow`) costs a run nobody watches, against a run with no per-turn work at all.
+ * Each timed run starts from a fully collected heap (as a fresh `bazaar run` process does).
  *
  *   npx tsx bench/tui.ts [--episodes N] [--rounds N]
  */
@@ -15,6 +16,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { ENVIRONMENT_CLIS } from "../cli/run/index.ts";
 import { startRunView } from "../cli/tui/live/run-view.ts";
 import { executeRun } from "../environments/runner/execute.ts";
@@ -42,6 +45,11 @@ function plan(env: string, episodes: number): RunPlan {
   return cli.plan({ replicates: String(replicates), maxReasks: "2" }, { settings: {} });
 }
 
+// A full collection before each timed run: each starts from a clean heap, as a `bazaar run` process
+// does, instead of paying for the garbage the run before it left (a dashboard's or not).
+v8.setFlagsFromString("--expose-gc");
+const collect = vm.runInNewContext("gc") as () => void;
+
 let runs = 0;
 /** Time the dashboard spent drawing, summed over the measured runs with it. */
 const drawing = { frames: 0, ms: 0, runs: 0 };
@@ -53,6 +61,7 @@ async function timed(
   watch: "none" | "dashboard" | "no-turn-log",
 ): Promise<number> {
   const store = Store.open(path.join(dir, `run-${runs++}.db`), { create: true });
+  collect();
   const t0 = performance.now();
   const view =
     watch === "dashboard"
