@@ -243,7 +243,8 @@ export class Store {
       }
       if (!isNew) Store.checkFormat(db, where, () => true);
       else if (
-        db.value("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() LIMIT 1") !== undefined
+        db.value("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() LIMIT 1") !==
+        undefined
       ) {
         // Someone's database with tables of its own: bazaar's tables do not go in among them.
         throw new UserError(

@@ -109,7 +109,9 @@ describe.each(backends)("store conformance: $name", (backend) => {
   it("refuses a database or file that holds something else, and leaves it untouched", async () => {
     const other = backend.name === "SQLite" ? path.join(tempDir(), "other.db") : await backend.fresh();
     const foreign = Store.open(other, { create: true });
-    foreign.extension("foreign", (db) => db).exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY); DROP TABLE meta");
+    foreign
+      .extension("foreign", (db) => db)
+      .exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY); DROP TABLE meta");
     foreign.close();
     expect(() => Store.open(other, { create: true })).toThrow(/is not a bazaar store/);
   });
