@@ -240,13 +240,20 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     leases.renew();
     log?.flush();
   };
-  const timer = setInterval(flush, flushMs);
+  // A store that fails (a server gone) stops the run like any other failure: the workers see it at
+  // their next trial, and nothing escapes the timer as an uncaught error.
+  const timer = setInterval(() => {
+    try {
+      flush();
+    } catch (err) {
+      if (failure === undefined) failure = err;
+    }
+  }, flushMs);
   timer.unref();
 
   // The seqs of the blocks this runner holds, in order; refilled by a claim when used up.
   let queue: number[] = [];
   let next = 0;
-  let waitingOn = 0;
   const claim = async (): Promise<number> => {
     for (;;) {
       if (next < queue.length) return queue[next++]!;
@@ -261,7 +268,6 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
       }
       // Every block left is held by other runners: wait for one to finish (its trials are then
       // stored) or to go silent (its lease runs out and the block is ours to take).
-      waitingOn = c.others;
       await pause(Math.max(5, Math.min(250, c.nextExpiry - Date.now() + 1)), signal);
     }
   };
@@ -407,17 +413,27 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     clearInterval(timer);
     opts.signal?.removeEventListener("abort", onUserAbort);
     await host?.close();
-    flush();
+    // Each step on its own: a store that failed fails the first, and the others are then moot.
+    const settle = (step: () => void) => {
+      try {
+        step();
+      } catch (err) {
+        if (failure === undefined) failure = err;
+      }
+    };
+    settle(flush);
     // What this runner still holds (cut short by a stop or a failure) is the others' at once.
-    leases.end();
-    log?.end(
-      failure !== undefined
-        ? "failed"
-        : stoppedBy
-          ? "stopped"
-          : opts.signal?.aborted
-            ? "interrupted"
-            : "finished",
+    settle(() => leases.end());
+    settle(() =>
+      log?.end(
+        failure !== undefined
+          ? "failed"
+          : stoppedBy
+            ? "stopped"
+            : opts.signal?.aborted
+              ? "interrupted"
+              : "finished",
+      ),
     );
   }
   if (failure !== undefined) throw failure;
@@ -433,7 +449,9 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     interrupted: stored < target && opts.signal?.aborted === true,
     failed: store.failedCount(plan.runId),
     byOthers: stored - mine,
-    otherRunners: Math.max(others.length, stored > mine || waitingOn > 0 ? 1 : 0),
+    // Runners alive during this one, or at least one when trials appeared that this one did not
+    // write; a runner whose leases this one waited out, dead before it started, is neither.
+    otherRunners: Math.max(others.length, stored > mine ? 1 : 0),
   };
 }
 

@@ -58,6 +58,27 @@ export class PostgresError extends Error {
   }
 }
 
+/**
+ * The server went away mid-command (it was stopped or restarted, the network dropped, the connection
+ * was terminated): what was written stays, what was not is run again by the same command.
+ */
+export class StoreUnavailableError extends UserError {
+  constructor(where: string, detail: string) {
+    super(
+      `the store at ${where} stopped answering (${detail})`,
+      "every trial written before stays; run the same command again once the server is back",
+    );
+  }
+}
+
+/** SQLSTATE classes and messages that mean the connection, not the statement, failed. */
+function isConnectionLoss(code: string | undefined, message: string): boolean {
+  if (code && (/^08/.test(code) || /^57P0[123]$/.test(code))) return true;
+  return /Connection terminated|not queryable|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up/i.test(
+    message,
+  );
+}
+
 /** How long a call may go unanswered before the connection is taken for lost (a lock waits 30 s at most). */
 const ANSWER_DEADLINE_MS = 120_000;
 /** Rows per page of an `iterate`. */
@@ -139,7 +160,7 @@ export class PostgresDb implements SqlDb {
   }
 
   private call(req: Request): Answer & { ok: true } {
-    if (!this.open) throw new Error("the store is closed");
+    if (!this.open) throw new StoreUnavailableError(redactUrl(this.url), "its connection is closed");
     if (this.beginPending && (req.op === "query" || req.op === "many")) {
       req = { ...req, begin: true };
       this.beginPending = false;
@@ -147,22 +168,29 @@ export class PostgresDb implements SqlDb {
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(req);
     const deadline = Date.now() + ANSWER_DEADLINE_MS;
-    for (;;) {
+    // Until the flag is up, whatever woke the wait: the previous answer's notify can arrive after
+    // this request was sent, and waking on it would find no answer yet.
+    while (Atomics.load(this.flag, 0) === 0) {
       const left = deadline - Date.now();
       if (left <= 0) {
         this.open = false;
         void this.worker.terminate();
-        throw new PostgresError(
-          `the PostgreSQL store did not answer within ${ANSWER_DEADLINE_MS / 1000} s`,
-          undefined,
+        throw new StoreUnavailableError(
+          redactUrl(this.url),
+          `no answer within ${ANSWER_DEADLINE_MS / 1000} s`,
         );
       }
-      if (Atomics.wait(this.flag, 0, 0, Math.min(left, 1000)) !== "timed-out") break;
+      Atomics.wait(this.flag, 0, 0, Math.min(left, 1000));
     }
     const msg = receiveMessageOnPort(this.port) as { message: Answer } | undefined;
     if (!msg) throw new PostgresError("the PostgreSQL store's thread answered nothing", undefined);
     const a = msg.message;
     if (!a.ok) {
+      if (isConnectionLoss(a.error.code, a.error.message)) {
+        this.open = false;
+        void this.worker.terminate();
+        throw new StoreUnavailableError(redactUrl(this.url), a.error.message);
+      }
       const detail = a.error.detail ? ` (${a.error.detail})` : "";
       throw new PostgresError(`${a.error.message}${detail}`, a.error.code);
     }
