@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { createDatabase, dropDatabase } from "./postgres.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin/bazaar.js");
@@ -92,25 +92,10 @@ const POSTGRES = (() => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: POSTGRES });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 /** A new store for one measurement: a SQLite file, or a new PostgreSQL database. */
 async function freshStore(dir: string, tag: string): Promise<string> {
   if (!POSTGRES) return path.join(dir, `${tag}.db`);
-  const name = `bazaar_bench_runners_${process.pid}_${tag.replace(/\W/g, "_")}`;
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(POSTGRES);
-  u.pathname = `/${name}`;
-  return u.toString();
+  return createDatabase(POSTGRES, `bazaar_bench_runners_${process.pid}_${tag.replace(/\W/g, "_")}`);
 }
 
 async function timed(url: string, dir: string, n: number, trials: number, concurrency: number, tag: string) {
@@ -119,7 +104,7 @@ async function timed(url: string, dir: string, n: number, trials: number, concur
   const t0 = performance.now();
   const ran = await Promise.all(Array.from({ length: n }, () => runner(url, store, trials, concurrency)));
   const s = (performance.now() - t0) / 1000;
-  if (POSTGRES) await admin(`DROP DATABASE IF EXISTS ${new URL(store).pathname.slice(1)} WITH (FORCE)`);
+  if (POSTGRES) await dropDatabase(POSTGRES, store);
   const runS = Math.max(...ran.map((r) => r.elapsedMs)) / 1000;
   return {
     s,

@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { resolveChoiceAgent } from "../agents/registry.ts";
 import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../environments/choice/design.ts";
@@ -19,22 +18,13 @@ import { choiceEnvironment } from "../environments/choice/environment.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
 import { Store } from "../environments/store/index.ts";
+import { createDatabase, dropDatabase } from "./postgres.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-
-async function admin(url: string, sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 async function rate(location: string, replicates: number): Promise<number> {
   const plan = planRun({
@@ -71,14 +61,11 @@ export async function benchStore(): Promise<void> {
   try {
     for (let i = 0; i < rounds; i++) {
       sqlite.push(await rate(path.join(dir, `r${i}.db`), replicates));
-      const name = `bazaar_bench_${process.pid}_${i}`;
-      await admin(url, `CREATE DATABASE ${name}`);
-      const u = new URL(url);
-      u.pathname = `/${name}`;
+      const db = await createDatabase(url, `bazaar_bench_${process.pid}_${i}`);
       try {
-        postgres.push(await rate(u.toString(), replicates));
+        postgres.push(await rate(db, replicates));
       } finally {
-        await admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropDatabase(url, db);
       }
       console.log(
         `round ${i + 1}: SQLite ${sqlite[i]!.toFixed(0)} trials/s, PostgreSQL ${postgres[i]!.toFixed(0)} trials/s`,

@@ -23,7 +23,8 @@ const SESSION = "SET lock_timeout = '30s'; SET client_min_messages = warning";
 const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
 const readers = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000 });
 readers.on("connect", (c) => {
-  void c.query(SESSION);
+  // A failure here shows on the reader's first query; it must not end the thread as an unhandled rejection.
+  c.query(SESSION).catch(() => {});
 });
 const cursors = new Map<number, { cursor: Cursor; release: () => void }>();
 let nextCursor = 0;
