@@ -8,7 +8,7 @@ import type { ResponseCache } from "./llm/cache.ts";
 import type { CallEvents } from "./llm/gate.ts";
 import { type ModelRule, modelParams } from "./llm/model-params.ts";
 import { type LlmSettings, type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
-import { CHOICE_PRESETS } from "./sim/index.ts";
+import { CHOICE_PRESETS, choiceAgentNames } from "./sim/presets.ts";
 
 /** What resolving an `openai:<model>` agent needs besides its name. */
 export interface LlmContext {
@@ -41,10 +41,7 @@ export function acceptedSettings(
   };
 }
 
-/** Agents the catalog-choice environment can name (LLM agents: any `openai:<model>`). */
-export function choiceAgentNames(): string[] {
-  return [...Object.keys(CHOICE_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
-}
+export { choiceAgentNames };
 
 /** Splits a comma-separated `--agent` value, rejecting empty and repeated names. */
 export function splitAgentSpecs(value: string): string[] {

@@ -36,13 +36,14 @@ function fakeTerminal(): NodeJS.WriteStream {
   return Object.assign(sink, { isTTY: true, columns: 100, rows: 40 }) as unknown as NodeJS.WriteStream;
 }
 
-function plan(env: string, episodes: number): RunPlan {
+async function plan(env: string, episodes: number): Promise<RunPlan> {
   const cli = ENVIRONMENT_CLIS.find((e) => e.name === env);
   if (!cli) throw new Error(`no environment ${env}`);
   // Enough replicates of the default simulated design for `episodes` trials.
-  const base = cli.plan({ replicates: "1", maxReasks: "2" }, { settings: {} });
+  const planner = await cli.planner();
+  const base = planner({ replicates: "1", maxReasks: "2" }, { settings: {} });
   const replicates = Math.ceil(episodes / base.total);
-  return cli.plan({ replicates: String(replicates), maxReasks: "2" }, { settings: {} });
+  return planner({ replicates: String(replicates), maxReasks: "2" }, { settings: {} });
 }
 
 // A full collection before each timed run: each starts from a clean heap, as a `bazaar run` process
@@ -103,7 +104,7 @@ function median(xs: number[]): number {
 }
 
 async function compare(env: string, episodes: number, rounds: number, dir: string): Promise<void> {
-  const p = plan(env, episodes);
+  const p = await plan(env, episodes);
   await timed(p, Math.min(episodes, 500), dir, "none"); // warm-up of both paths
   await timed(p, Math.min(episodes, 500), dir, "dashboard");
   await timed(p, Math.min(episodes, 500), dir, "no-turn-log");

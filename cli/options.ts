@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import { z } from "zod";
 import { UserError } from "../environments/kernel/errors.ts";
 
@@ -24,16 +23,4 @@ export const nonNegativeInt = z.coerce
 
 export function choiceOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: () => `expected one of ${values.join(", ")}` });
-}
-
-/**
- * Adds an option, or — when another environment's analysis already has the same flag on a command
- * that serves every environment (`bazaar analyze`) — appends this one's meaning to its help;
- * commander refuses duplicates.
- */
-export function addOrShareOption(cmd: Command, flags: string, description: string): void {
-  const long = flags.split(/[ ,]/)[0];
-  const existing = cmd.options.find((o) => o.long === long);
-  if (existing) existing.description += `; ${description}`;
-  else cmd.option(flags, description);
 }

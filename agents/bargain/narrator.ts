@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { inventoryList } from "../../environments/bargain/prompt.ts";
 import { renderAction } from "../../environments/bargain/text.ts";
 import type { BargainView } from "../../environments/bargain/types.ts";
@@ -7,6 +7,7 @@ import { type AgentContext, addUsage, emptyUsage, type Usage } from "../../envir
 import type { ResponseCache } from "../llm/cache.ts";
 import { type ChatInvoker, ModelCaller } from "../llm/caller.ts";
 import type { CallEvents } from "../llm/gate.ts";
+import { langchainMessages } from "../llm/langchain.ts";
 import type { ModelEndpoint } from "../llm/preflight.ts";
 import { type LlmSettings, llmIdentity } from "../llm/settings.ts";
 import type { OgDecision } from "./offer-generator.ts";
@@ -85,8 +86,12 @@ const EXAMPLE_REQUEST = [
 const EXAMPLE_ANSWER =
   'Final Role: "BUYER"\nFinal Action: "[DEAL] $7 (1x charger_1)"\nSentences: "Fine, $7 it is. Deal."';
 
-/** The narrator's conversation: rules, a worked example, then this dialogue and the final action. */
-export function narratorMessages({ view, decision }: NarrationRequest): BaseMessage[] {
+/**
+ * The narrator's conversation: rules, a worked example, then this dialogue and the final action (as
+ * LangChain messages, loaded on first use: langchain.ts).
+ */
+export async function narratorMessages({ view, decision }: NarrationRequest): Promise<BaseMessage[]> {
+  const { AIMessage, HumanMessage, SystemMessage } = await langchainMessages();
   const dialogue = view.history
     .map(
       (m) =>
@@ -167,7 +172,7 @@ export class LlmNarrator implements Narrator {
   }
 
   async narrate(request: NarrationRequest, ctx: AgentContext): Promise<Narration> {
-    const messages = narratorMessages(request);
+    const messages = await narratorMessages(request);
     let usage = emptyUsage();
     for (let attempt = 0; attempt < NARRATOR_ATTEMPTS; attempt++) {
       const replicate = ctx.replicate + attempt * ATTEMPT_OFFSET;

@@ -1,18 +1,20 @@
-import {
-  type AIMessage,
-  type BaseMessage,
-  HumanMessage,
-  SystemMessage,
-  ToolMessage,
-} from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
 import { type ChatInvoker, ModelCaller } from "./caller.ts";
 import type { CallEvents, CallGate } from "./gate.ts";
-import { buildAgentGraph, type PendingCall, pendingCalls } from "./graph.ts";
+import type { buildAgentGraph, PendingCall } from "./graph.ts";
+import { langchainMessages } from "./langchain.ts";
 import type { LlmSettings } from "./settings.ts";
 import { type ActionTool, toolsFromActions } from "./tools.ts";
+
+let graphModule: Promise<typeof import("./graph.ts")> | undefined;
+/** The agent's LangGraph graph module (`@langchain/langgraph`), loaded at the first turn of any agent. */
+function agentGraphModule(): Promise<typeof import("./graph.ts")> {
+  graphModule ??= import("./graph.ts");
+  return graphModule;
+}
 
 /** The tool message of a call whose environment answered the whole message once (above it). */
 const NOT_ANSWERED = "(no separate result for this call: see the result of the first call)";
@@ -59,7 +61,8 @@ export interface LlmAgentSpec {
  */
 export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   private readonly caller: ModelCaller;
-  private readonly graph: ReturnType<typeof buildAgentGraph>;
+  /** Built at the first turn, with LangGraph loaded then (langchain.ts). */
+  private graph: Promise<ReturnType<typeof buildAgentGraph>> | undefined;
   private readonly threads = new Map<string, ThreadState>();
   private readonly role: string;
   private readonly tools: ActionTool[] | undefined;
@@ -88,10 +91,16 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     this.tools = tools;
     this.actionTools = new Set((tools ?? []).map((t) => t.function.name));
     this.role = options.role ?? "agent";
-    this.graph = buildAgentGraph(
-      (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
-      tools,
+  }
+
+  private agentGraph(): Promise<ReturnType<typeof buildAgentGraph>> {
+    this.graph ??= agentGraphModule().then(({ buildAgentGraph }) =>
+      buildAgentGraph(
+        (messages, t, replicate, signal) => this.caller.call(messages, t, replicate, signal),
+        this.tools,
+      ),
     );
+    return this.graph;
   }
 
   /** The gate other threads' copies of this agent share (its cache, de-duplication and limits). */
@@ -139,6 +148,11 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     replicate: number,
     signal?: AbortSignal,
   ): Promise<Acted<Record<string, unknown>>> {
+    const [graph, { pendingCalls }, { HumanMessage, SystemMessage, ToolMessage }] = await Promise.all([
+      this.agentGraph(),
+      agentGraphModule(),
+      langchainMessages(),
+    ]);
     let thread = this.threads.get(threadId);
     if (!thread) {
       thread = { seen: 0, pending: [], messages: [] };
@@ -174,7 +188,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     thread.pending = [];
     thread.seen += fresh.length;
 
-    const state = await this.graph.invoke(
+    const state = await graph.invoke(
       { messages: thread.messages.concat(incoming) },
       // Not `signal`: see buildAgentGraph.
       { configurable: { thread_id: threadId, replicate, abort: signal } },

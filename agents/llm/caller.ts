@@ -1,10 +1,10 @@
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
-import { openAIChat } from "./chat-model.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
+import { chatModelModule, langchainMessages } from "./langchain.ts";
 import { poolIdentity } from "./pool/replicas.ts";
 import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
 import { redact } from "./secrets.ts";
@@ -21,8 +21,8 @@ function wireMessage(m: BaseMessage): Record<string, unknown> {
   };
 }
 
-export function toAIMessage(r: CachedResponse): AIMessage {
-  return new AIMessage({
+export function toAIMessage(r: CachedResponse, AI: typeof AIMessage): AIMessage {
+  return new AI({
     content: r.content,
     tool_calls: r.toolCalls.map((c) => ({
       id: c.id,
@@ -32,6 +32,8 @@ export function toAIMessage(r: CachedResponse): AIMessage {
     })),
   });
 }
+
+type OpenAIChatBuilder = Awaited<ReturnType<typeof chatModelModule>>["openAIChat"];
 
 /** The one method of a LangChain chat model the caller uses (ChatOpenAI, or fakeModel() in tests). */
 export interface ChatInvoker {
@@ -50,11 +52,11 @@ export interface CallResult {
  * environment records as a non-response.
  */
 export class ModelCaller {
-  private readonly chat: ChatInvoker;
-  /** An endpoint pool's clients, one per replica, made on first use (the first is `chat`). */
+  /** The injected chat model (tests), or none: ChatOpenAI clients are made on first use. */
+  private readonly injectedChat: ChatInvoker | undefined;
+  /** The clients, one per replica of an endpoint pool (one without a pool), made on first use. */
   private readonly replicaChats: (ChatInvoker | undefined)[] = [];
   private readonly apiKey: string | undefined;
-  private readonly injected: boolean;
   readonly gate: CallGate;
   private readonly jitter: Rng;
   private readonly retry: RetryPolicy;
@@ -68,29 +70,25 @@ export class ModelCaller {
     gate?: CallGate,
   ) {
     this.apiKey = apiKey;
-    this.injected = chat !== undefined;
-    this.chat = chat ?? this.openAI(apiKey, settings.replicas?.[0] ?? settings.baseURL);
+    this.injectedChat = chat;
     this.gate = gate ?? new LocalGate(settings, cache, events);
     this.jitter = createRng(`jitter|${settings.model}`);
     this.retry = { maxRetries: settings.maxRetries, baseDelayMs: 250, maxDelayMs: 30_000 };
   }
 
   /** The client of the replica a pool's gate granted (the one endpoint's without a pool). */
-  private chatFor(replica: number | undefined): ChatInvoker {
-    if (replica === undefined || replica === 0 || this.injected) return this.chat;
-    let chat = this.replicaChats[replica];
+  private chatFor(replica: number | undefined, openAIChat: OpenAIChatBuilder): ChatInvoker {
+    if (this.injectedChat) return this.injectedChat;
+    const i = replica ?? 0;
+    let chat = this.replicaChats[i];
     if (!chat) {
-      chat = this.openAI(this.apiKey, this.settings.replicas![replica]!);
-      this.replicaChats[replica] = chat;
+      chat = openAIChat(this.settings, this.apiKey, {
+        baseURL: this.settings.replicas?.[i] ?? this.settings.baseURL,
+        timeoutMs: this.settings.timeoutMs,
+      }) as unknown as ChatInvoker;
+      this.replicaChats[i] = chat;
     }
     return chat;
-  }
-
-  private openAI(apiKey: string | undefined, baseURL: string): ChatInvoker {
-    return openAIChat(this.settings, apiKey, {
-      baseURL,
-      timeoutMs: this.settings.timeoutMs,
-    }) as unknown as ChatInvoker;
   }
 
   async call(
@@ -119,8 +117,10 @@ export class ModelCaller {
       },
       replicate,
     });
+    const { AIMessage } = await langchainMessages();
     const known = await this.gate.claim(key);
-    if (known) return { message: toAIMessage(known), usage: { ...this.usageOf(known, 0), cacheHits: 1 } };
+    if (known)
+      return { message: toAIMessage(known, AIMessage), usage: { ...this.usageOf(known, 0), cacheHits: 1 } };
     const started = Date.now();
     let result: { response: CachedResponse; calls: number };
     try {
@@ -135,7 +135,7 @@ export class ModelCaller {
     }
     this.gate.settle(key, { response: result.response });
     return {
-      message: toAIMessage(result.response),
+      message: toAIMessage(result.response, AIMessage),
       usage: { ...this.usageOf(result.response, Date.now() - started), calls: result.calls },
     };
   }
@@ -161,12 +161,14 @@ export class ModelCaller {
       ? Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) +
         (this.settings.maxTokens ?? 256)
       : 0;
+    const { openAIChat } = await chatModelModule();
     // The replica the last attempt went to: a retry goes to another when the pool has one.
     let last: number | undefined;
     for (let attempt = 0; ; attempt++) {
       const release = await this.gate.acquire(estimate, signal, last);
       last = release.replica;
       const url = last === undefined ? this.settings.baseURL : this.settings.replicas![last]!;
+      const chat = this.chatFor(last, openAIChat);
       let ai: AIMessage;
       // The OpenAI SDK adds an abort listener to the signal of every request and never removes it:
       // give it a signal of its own per attempt, so the run's signal does not collect them.
@@ -175,7 +177,7 @@ export class ModelCaller {
       signal?.addEventListener("abort", onAbort, { once: true });
       if (signal?.aborted) onAbort();
       try {
-        ai = (await this.chatFor(last).invoke(messages, {
+        ai = (await chat.invoke(messages, {
           signal: attemptSignal?.signal,
           ...(seed === undefined ? {} : { seed }),
           ...(tools ? { tools, tool_choice: "auto" as const } : {}),

@@ -9,8 +9,8 @@
  * between (they never hold the process open). A thread's turns all go to one worker, which keeps
  * its conversation; a new thread goes to the least busy worker.
  */
-import { Worker } from "node:worker_threads";
-import { tsWorkerSource } from "../../environments/kernel/ts-worker.ts";
+import type { Worker } from "node:worker_threads";
+import { startModuleWorker } from "../../environments/kernel/module-worker.ts";
 import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
@@ -52,7 +52,7 @@ export class LlmWorkerPool {
   }
 
   private start(): Handle {
-    const worker = new Worker(tsWorkerSource(new URL("./worker.ts", import.meta.url)), { eval: true });
+    const worker = startModuleWorker(import.meta.url, { source: "./worker.ts", compiled: "llm-worker" });
     const handle: Handle = {
       worker,
       out: new Batcher<ToWorker>((batch) => worker.postMessage(batch)),

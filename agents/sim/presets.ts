@@ -74,3 +74,8 @@ export const CHOICE_PRESETS: Record<string, ChoicePreset> = {
     make: (id) => new PositionLockedChooser(id, 25, 0.95),
   },
 };
+
+/** Agents the catalog-choice environment can name (LLM agents: any `openai:<model>`). */
+export function choiceAgentNames(): string[] {
+  return [...Object.keys(CHOICE_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
+}

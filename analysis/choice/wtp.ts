@@ -1,9 +1,9 @@
 /** Willingness to pay for one review-score point, with a delta-method standard error. */
 import type { LogitCoefficient, LogitFit, LogitFitOk } from "../logit/index.ts";
 import { normalQuantile } from "../stats/index.ts";
+import { DEFAULT_REFERENCE_PRICE } from "./reference-price.ts";
 
-/** The reference price of the log-form WTP: the paper's $250 a night. */
-export const DEFAULT_REFERENCE_PRICE = 250;
+export { DEFAULT_REFERENCE_PRICE };
 
 export function coefficient(fit: LogitFit, name: string): LogitCoefficient | undefined {
   return fit.status === "ok" ? fit.coefficients.find((c) => c.name === name) : undefined;

@@ -14,9 +14,8 @@ import { renderAction } from "../../environments/bargain/text.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { renderTable } from "../table.ts";
+import { DEFAULT_PAIRED_RESAMPLES } from "./options.ts";
 import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
-
-export const DEFAULT_PAIRED_RESAMPLES = 2000;
 
 function markdownTable(t: Table): string {
   const cell = (c: string) => c.replaceAll("|", "\\|");
@@ -117,13 +116,6 @@ export function bargainHeadline(analysis: BargainAnalysis): Headline {
 /** `bazaar analyze <run>` for bargaining runs: the paper's metrics per pairing, and OG vs plain. */
 export const bargainAnalyzer: EnvironmentAnalyzer = {
   env: "bargain",
-  addOptions: (cmd) =>
-    cmd
-      .option(
-        "--paired-resamples <n>",
-        `bargain: bootstrap resamples of the paired buyer comparison (default ${DEFAULT_PAIRED_RESAMPLES})`,
-      )
-      .option("--transcript <seq>", "bargain: print one session's transcript (by seq number or trial key)"),
   analyze(input: AnalyzeInput): AnalyzeOutput {
     const o = input.options as { pairedResamples?: string; transcript?: string };
     if (o.transcript !== undefined) {

@@ -216,26 +216,6 @@ export function choiceHeadline(analysis: ChoiceAnalysis): Headline {
 /** `bazaar analyze <run>` for catalog-choice runs: the PriceBench estimates for every agent. */
 export const choiceAnalyzer: EnvironmentAnalyzer = {
   env: "choice",
-  addOptions: (cmd) =>
-    cmd
-      .option(
-        "--bootstrap <B>",
-        "choice: pair-clustered bootstrap draws shared by all agents (default 500; 0 skips)",
-      )
-      .option("--bootstrap-seed <seed>", "choice: seed of the bootstrap draws (default bazaar-choice)")
-      .option(
-        "--reference-price <dollars>",
-        `choice: reference price of the log-form WTP (default ${DEFAULT_REFERENCE_PRICE})`,
-      )
-      .option(
-        "--with-runs <ids>",
-        "choice: analyze these choice runs' agents together with <run> (comma-separated; * matches any text)",
-      )
-      .option("--neighborhoods", "choice: add neighborhood controls to the brand premiums")
-      .option(
-        "--convention <which>",
-        'choice: default (first-shown form, non-responses dropped), reference (PriceBench: label form, non-"A" coded "B"; locked models fitted and labelled; the release\'s triage), both, or auto (both when any run is a PriceBench import; the default)',
-      ),
   async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
     const o = input.options;
     const draws = o.bootstrap === undefined ? 500 : parseOption("bootstrap", nonNegativeInt, o.bootstrap);

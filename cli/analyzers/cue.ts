@@ -9,7 +9,7 @@ import {
 } from "../../analysis/cue/index.ts";
 import { percent } from "../../analysis/report/format.ts";
 import { renderSvg } from "../../analysis/report/svg.ts";
-import { addOrShareOption, nonNegativeInt, parseOption } from "../options.ts";
+import { nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { cueFigures, cueMarkdown } from "./cue-report.ts";
 import {
@@ -82,20 +82,6 @@ export function cueHeadline(analysis: CueAnalysis): Headline {
 
 export const cueAnalyzer: EnvironmentAnalyzer = {
   env: "cue",
-  addOptions(cmd) {
-    addOrShareOption(
-      cmd,
-      "--bootstrap <B>",
-      "cue: pair-clustered bootstrap resamples (default 2000; 0 skips)",
-    );
-    addOrShareOption(cmd, "--bootstrap-seed <seed>", "cue: seed of the bootstrap draws (default 2026)");
-    addOrShareOption(
-      cmd,
-      "--max-non-response <rate>",
-      "cue: an agent above this non-response rate is excluded from cross-model claims (default 0.1)",
-    );
-    return cmd;
-  },
   async analyze(input): Promise<AnalyzeOutput> {
     const o = input.options;
     const analysis = analyzeCue(cueObservations(input.records()), {

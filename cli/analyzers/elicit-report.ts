@@ -3,6 +3,7 @@
  * renderer (no canvas). Vega is loaded only when a report is asked for.
  */
 import type { AgentAudit, LocalResidual } from "../../analysis/consistency/index.ts";
+import { renderSvg } from "../../analysis/report/svg.ts";
 
 export interface Figure {
   file: string;
@@ -132,17 +133,6 @@ export function groupSpec(audit: AgentAudit): Record<string, unknown> {
       },
     },
   };
-}
-
-async function renderSvg(spec: Record<string, unknown>): Promise<string> {
-  const vega = await import("vega");
-  const { compile } = await import("vega-lite");
-  const view = new vega.View(vega.parse(compile(spec as never).spec), { renderer: "none" });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
 }
 
 /** Every figure of the report, rendered. */

@@ -187,20 +187,6 @@ function markdown(
 /** `bazaar analyze <run>` for elicit runs: the self-consistency audit of every agent of the run. */
 export const elicitAnalyzer: EnvironmentAnalyzer = {
   env: "elicit",
-  addOptions: (cmd) =>
-    cmd
-      .option(
-        "--consistency-draws <B>",
-        "elicit: bootstrap draws of the group test and path intervals (default 2000)",
-      )
-      .option(
-        "--consistency-seed <seed>",
-        "elicit: seed of the bootstrap streams (default bazaar-consistency)",
-      )
-      .option(
-        "--consistency-uncorrected",
-        "elicit: resample centred completions as they are (the literal protocol; over-rejects at small n)",
-      ),
   async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
     const o = input.options;
     const draws =

@@ -1,17 +1,47 @@
-import { bargainAnalyzer } from "./bargain.ts";
-import { choiceAnalyzer } from "./choice.ts";
-import { cueAnalyzer } from "./cue.ts";
-import { elicitAnalyzer } from "./elicit.ts";
-import { shopAnalyzer } from "./shop.ts";
+import type { Command } from "commander";
+import {
+  addBargainAnalyzeOptions,
+  addChoiceAnalyzeOptions,
+  addCueAnalyzeOptions,
+  addElicitAnalyzeOptions,
+  addShopAnalyzeOptions,
+} from "./options.ts";
 import type { EnvironmentAnalyzer } from "./types.ts";
 
-/** Every environment's analyzer; an environment adds its analyzer here (one import, one entry). */
-export const ANALYZERS: readonly EnvironmentAnalyzer[] = [
-  choiceAnalyzer,
-  elicitAnalyzer,
-  bargainAnalyzer,
-  cueAnalyzer,
-  shopAnalyzer,
+/**
+ * One environment's analysis as the commands see it before they run it: its options, and the
+ * analyzer, loaded when a run of that environment is analysed (with its estimators and report code).
+ */
+export interface AnalyzerEntry {
+  env: string;
+  /** Options this analysis adds to `bazaar analyze` (options.ts). */
+  addOptions(cmd: Command): Command;
+  load(): Promise<EnvironmentAnalyzer>;
+}
+
+/** Every environment's analyzer; an environment adds its analyzer here (one entry). */
+export const ANALYZERS: readonly AnalyzerEntry[] = [
+  {
+    env: "choice",
+    addOptions: addChoiceAnalyzeOptions,
+    load: async () => (await import("./choice.ts")).choiceAnalyzer,
+  },
+  {
+    env: "elicit",
+    addOptions: addElicitAnalyzeOptions,
+    load: async () => (await import("./elicit.ts")).elicitAnalyzer,
+  },
+  {
+    env: "bargain",
+    addOptions: addBargainAnalyzeOptions,
+    load: async () => (await import("./bargain.ts")).bargainAnalyzer,
+  },
+  { env: "cue", addOptions: addCueAnalyzeOptions, load: async () => (await import("./cue.ts")).cueAnalyzer },
+  {
+    env: "shop",
+    addOptions: addShopAnalyzeOptions,
+    load: async () => (await import("./shop.ts")).shopAnalyzer,
+  },
 ];
 
 export type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";

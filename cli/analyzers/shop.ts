@@ -13,11 +13,11 @@ import {
   shopTables,
 } from "../../analysis/shop/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { addOrShareOption, nonNegativeInt, parseOption } from "../options.ts";
+import { nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
+import { DEFAULT_SHOP_DRAWS } from "./options.ts";
 import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
-export const DEFAULT_SHOP_DRAWS = 200;
 const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
 
 /**
@@ -81,24 +81,6 @@ export function shopHeadline(a: ShopAnalysis): Headline {
 /** `bazaar analyze <run>` for shop runs. */
 export const shopAnalyzer: EnvironmentAnalyzer = {
   env: "shop",
-  addOptions(cmd) {
-    addOrShareOption(
-      cmd,
-      "--bootstrap <B>",
-      `shop: task-bootstrap draws for pass^k and the price-equivalents (default ${DEFAULT_SHOP_DRAWS}; 0 skips)`,
-    );
-    addOrShareOption(
-      cmd,
-      "--bootstrap-seed <seed>",
-      "shop: seed of the bootstrap draws (default bazaar-shop)",
-    );
-    addOrShareOption(
-      cmd,
-      "--reference-price <dollars>",
-      `shop: nightly price the dollar equivalents are at (default ${DEFAULT_REFERENCE_PRICE})`,
-    );
-    return cmd;
-  },
   async analyze(input: AnalyzeInput): Promise<AnalyzeOutput> {
     const o = input.options;
     const draws =

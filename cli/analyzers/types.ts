@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import type { RunSummary, Store } from "../../environments/store/index.ts";
 
 /** What `bazaar analyze` hands an environment's analyzer. */
@@ -37,7 +36,5 @@ export interface AnalyzeOutput {
  */
 export interface EnvironmentAnalyzer {
   env: string;
-  /** Options this analyzer adds to `bazaar analyze` (names must not clash across analyzers). */
-  addOptions?(cmd: Command): Command;
   analyze(input: AnalyzeInput): AnalyzeOutput | Promise<AnalyzeOutput>;
 }

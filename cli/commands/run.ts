@@ -1,64 +1,10 @@
 import { Command, Option } from "commander";
-import { z } from "zod";
-import { llmWorkerHost } from "../../agents/llm/host.ts";
-import { poolSummaryLines } from "../../agents/llm/pool/summary.ts";
-import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { failureOf } from "../../environments/kernel/failures.ts";
-import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
-import type { RunPlan } from "../../environments/runner/plan.ts";
-import { trialRecords } from "../../environments/runner/records.ts";
-import { Store } from "../../environments/store/index.ts";
-import { ANALYZERS } from "../analyzers/index.ts";
-import { addLlmOptions, DeferredCache, type LlmOptions, llmContextFrom } from "../llm-options.ts";
-import { parseOption, positiveInt } from "../options.ts";
-import { type Output, printJson } from "../output.ts";
-import { costOf, loadPriceTable } from "../prices.ts";
-import { ProgressLine } from "../progress.ts";
-import { type CommonRunOptions, ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
-import { shownStore, storeFlag, storeOption } from "../store-option.ts";
-import { type RunView, startRunView } from "../tui/live/run-view.ts";
-import { batchSizeOf, batchSummary, checkBatchApi, startBatchRun } from "./batches.ts";
-
-interface RunOptions extends LlmOptions, CommonRunOptions {
-  retryErrors?: boolean;
-  limit?: string;
-  store: string;
-  concurrency: string;
-  workers: string;
-  json?: boolean;
-  watch?: boolean;
-  prices?: string;
-  batch?: boolean;
-  batchSize: string;
-  leaseMs?: string;
-}
-
-function summary(result: RunResult, storePath: string, plan: RunPlan): string[] {
-  const n = (x: number) => x.toLocaleString("en-US");
-  const earlier = result.stored - result.ranNow - result.byOthers;
-  const others =
-    result.otherRunners > 0
-      ? `, ${n(result.byOthers)} by ${n(result.otherRunners)} other runner${result.otherRunners === 1 ? "" : "s"} of the same run`
-      : "";
-  const pct = result.ranNow > 0 ? ` (${((100 * result.nonResponsesNow) / result.ranNow).toFixed(1)}%)` : "";
-  const lines = [
-    `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time${others}, ${n(earlier)} before)`,
-    `agents: ${plan.agents.map((a) => a.label).join(", ")} · ${n(plan.tasks.length)} tasks × ${plan.replicates} replicate(s)`,
-    `non-responses this time: ${n(result.nonResponsesNow)}${pct}`,
-    `store: ${shownStore(storePath)}`,
-  ];
-  if (result.failed > 0)
-    lines.push(
-      `failed: ${n(result.failed)} trial${result.failed === 1 ? "" : "s"} (${n(result.failedNow)} this time) whose model call failed after every retry — missing data, kept out of every estimate; run the same command again to re-run them`,
-    );
-  if (result.target < plan.total && result.stored < plan.total && !result.interrupted) {
-    lines.push(
-      `${n(plan.total - result.stored)} trials remain: run the same command without --limit to finish`,
-    );
-  }
-  return lines;
-}
+import type { RunOptions } from "../actions/run.ts";
+import { addLlmOptions } from "../llm-options.ts";
+import type { Output } from "../output.ts";
+import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
+import { storeOption } from "../store-option.ts";
 
 /** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
 function addSharedOptions(cmd: Command): Command {
@@ -119,32 +65,56 @@ function strayOption(
   );
 }
 
+/** Each flag a command shows in its help (hidden ones are there only to be refused with advice). */
+function visible(c: Command): string[] {
+  return c.options.filter((o) => !o.hidden).map((o) => o.long!);
+}
+
+/** Each environment's own flags (not the shared ones): to say whose a stray flag is. */
+async function optionOwners(): Promise<Map<string, string[]>> {
+  const shared = new Set(visible(addSharedOptions(new Command())));
+  const owners = await Promise.all(
+    ENVIRONMENT_CLIS.map(async (e) => {
+      const addOptions = await e.options();
+      return [e.name, visible(addOptions(new Command())).filter((f) => !shared.has(f))] as const;
+    }),
+  );
+  return new Map(owners);
+}
+
+/** An environment's subcommand in full: its own options, the shared ones, and the action. */
+async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Output): Promise<void> {
+  const addOptions = await envCli.options();
+  addOptions(sub.optionsGroup(`${envCli.name} options:`));
+  addSharedOptions(sub.optionsGroup("run options:"))
+    // Unknown flags reach the action, which says whose option they are (see strayOption).
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (o: RunOptions, cmd: Command) => {
+      const stray = cmd.args.find((a) => a.startsWith("-"));
+      if (stray) throw strayOption(envCli.name, stray, await optionOwners(), visible(sub));
+      if (cmd.args.length > 0)
+        throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
+      const { runEnvironment } = await import("../actions/run.ts");
+      await runEnvironment(envCli, o, out);
+    });
+}
+
 export function registerRun(program: Command, out: Output): void {
   const run = program
     .command("run")
     .description("run an experiment and store every trial (resumes an interrupted run)")
     .usage("<environment> [options]")
-    .addHelpText("after", "\nEach environment has its own options: bazaar run <environment> --help.");
-  const subcommands = ENVIRONMENT_CLIS.map((envCli) => {
-    const sub = run.command(envCli.name).description(envCli.summary);
-    envCli.addOptions(sub.optionsGroup(`${envCli.name} options:`));
-    addSharedOptions(sub.optionsGroup("run options:"))
-      // Unknown flags reach the action, which says whose option they are (see strayOption).
-      .allowUnknownOption()
-      .allowExcessArguments()
-      .action(async (o: RunOptions, cmd: Command) => {
-        const stray = cmd.args.find((a) => a.startsWith("-"));
-        if (stray) throw strayOption(envCli.name, stray, owners, visible(sub));
-        if (cmd.args.length > 0)
-          throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
-        await runEnvironment(envCli, o, out);
-      });
-    return sub;
+    .addHelpText("after", "\nEach environment has its own options: bazaar run <environment> --help.")
+    // The subcommands' options are defined only when one runs (below), but every one has them.
+    .configureHelp({ subcommandTerm: (sub) => `${sub.name()} [options]` });
+  for (const envCli of ENVIRONMENT_CLIS) run.command(envCli.name).description(envCli.summary);
+  // An environment's options are defined when its subcommand is about to parse (commander runs this
+  // hook before the subcommand reads its arguments, --help included): no other command loads them.
+  run.hook("preSubcommand", async (_run, sub) => {
+    const envCli = ENVIRONMENT_CLIS.find((e) => e.name === sub.name());
+    if (envCli) await defineEnvironment(sub, envCli, out);
   });
-  // Hidden flags are there only to be refused with advice (elicitation's --replicates): no one's.
-  const visible = (c: Command) => c.options.filter((o) => !o.hidden).map((o) => o.long!);
-  const shared = new Set(visible(addSharedOptions(new Command())));
-  const owners = new Map(subcommands.map((c) => [c.name(), visible(c).filter((f) => !shared.has(f))]));
   // `bazaar run` or `bazaar run <not an environment>`: name the environments there are.
   run
     .argument("[environment]")
@@ -158,173 +128,4 @@ export function registerRun(program: Command, out: Output): void {
         throw new UserError(`options go after the environment: bazaar run <environment> ${env} …`, valid);
       throw new UserError(`unknown environment "${env}"`, valid);
     });
-}
-
-async function checkEndpoints(plan: RunPlan, timeoutMs: number | undefined): Promise<void> {
-  try {
-    await preflight(modelEndpointsOf(plan.agents), { timeoutMs: Math.min(10_000, timeoutMs ?? 10_000) });
-  } catch (err) {
-    const f = failureOf(err);
-    if (f) throw new UserError(f.message, f.hint);
-    throw err;
-  }
-}
-
-/**
- * What the run found, by the environment's own analysis with its default settings (the numbers
- * `bazaar analyze` prints), and the commands that go further.
- */
-async function headlineOf(
-  store: Store,
-  plan: RunPlan,
-  storePath: string,
-): Promise<{ lines: string[]; json: unknown; next: { command: string; gives: string }[] } | null> {
-  const analyzer = ANALYZERS.find((a) => a.env === plan.env.name);
-  const run = store.getRun(plan.runId);
-  if (!analyzer || !run) return null;
-  const where = storeFlag(storePath);
-  const next = [
-    {
-      command: `bazaar analyze ${plan.runId}${where}`,
-      gives: "every estimate, as tables (--json: one document)",
-    },
-    {
-      command: `bazaar analyze ${plan.runId}${where} --report out/`,
-      gives: "a markdown report with SVG figures",
-    },
-    { command: `bazaar watch ${plan.runId}${where}`, gives: "step through the episodes" },
-  ];
-  try {
-    const result = await analyzer.analyze({
-      run,
-      store,
-      records: () => trialRecords(store, plan.runId),
-      options: {},
-    });
-    return { ...result.headline, next };
-  } catch (err) {
-    // Too few trials for an estimate is not a failed run: say so and point to the analysis.
-    if (!(err instanceof UserError)) throw err;
-    return { lines: [`no estimates yet: ${err.message}`], json: null, next };
-  }
-}
-
-async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output): Promise<void> {
-  const cache = new DeferredCache();
-  const llm = llmContextFrom(o, cache);
-  let retries = 0;
-  let view: RunView | null = null;
-  llm.events = {
-    onRetry: ({ model }) => {
-      retries++;
-      view?.retry(model);
-    },
-    onBreakerOpen: ({ model, reason, untilMs }) => {
-      const message = `model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`;
-      if (view) view.error(message);
-      else out.error(message);
-    },
-  };
-  const plan = envCli.plan(o, llm);
-  // Said once: a setting the user asked for that a model does not take (never dropped silently).
-  for (const note of llm.notes ?? []) out.error(note);
-  // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
-  if (o.preflight) await checkEndpoints(plan, llm.settings.timeoutMs);
-  const batchSize = batchSizeOf(o);
-  if (batchSize !== null && o.preflight) await checkBatchApi(plan);
-  const limit = o.limit === undefined ? undefined : parseOption("limit", positiveInt, o.limit);
-  const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
-  const workers =
-    o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
-  const prices = (o.watch || batchSize !== null) && o.prices ? loadPriceTable(o.prices) : undefined;
-  const store = Store.open(o.store, { create: true });
-  cache.target = store.responseCache();
-  if (o.retryErrors) {
-    const n = store.deleteAgentErrorTrials(plan.runId);
-    out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
-  }
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
-  process.once("SIGTERM", onSigint);
-  const progress = new ProgressLine();
-  // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
-  view = o.watch
-    ? await startRunView({
-        plan,
-        target: Math.min(plan.total, limit ?? plan.total),
-        storedByAgent: new Map(store.usageByAgent(plan.runId).map((a) => [a.agent, a.trials])),
-        stdout: process.stdout,
-        stdin: process.stdin,
-        log: (line) => out.error(line),
-        costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
-        onStop: () => controller.abort(),
-      })
-    : null;
-  let watched = false;
-  const batch =
-    batchSize === null
-      ? null
-      : // The dashboard has no place for them yet: the lines go to stderr without one.
-        startBatchRun(store, plan.runId, cache, (line) => {
-          if (!view) out.error(line);
-        });
-  try {
-    const live = view;
-    const result = await executeRun(plan, store, {
-      limit,
-      concurrency: batchSize ?? concurrency,
-      hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
-      signal: controller.signal,
-      onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
-      onTrial: live ? (record) => live.onTrial(record) : undefined,
-      onEpisode: live ? live.episodes : undefined,
-      leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
-    });
-    watched = true;
-    await live?.finish(result);
-    progress.end();
-    const ending = result.interrupted || result.stored === 0 ? null : await headlineOf(store, plan, o.store);
-    const batched = batch ? batchSummary(batch.counts(), store, plan.runId, prices) : null;
-    if (o.json)
-      printJson(out, {
-        ...result,
-        retries,
-        ...(batched ? { batch: batched.json } : {}),
-        total: plan.total,
-        store: shownStore(o.store),
-        ...(ending ? { headline: ending.json, next: ending.next } : {}),
-      });
-    else {
-      const n = (x: number) => x.toLocaleString("en-US");
-      for (const line of summary(result, o.store, plan)) out.log(line);
-      if (retries > 0) out.log(`model retries this time: ${retries}`);
-      // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
-      for (const line of poolSummaryLines(plan.agents)) out.log(line);
-      for (const line of batched?.lines ?? []) out.log(line);
-      if (ending) {
-        out.log("");
-        if (result.stored < plan.total)
-          out.log(`estimates from the ${n(result.stored)} of ${n(plan.total)} trials stored so far:`);
-        for (const line of ending.lines) out.log(line);
-        out.log("");
-        out.log("next:");
-        const width = Math.max(...ending.next.map((n) => n.command.length));
-        for (const n of ending.next) out.log(`  ${n.command.padEnd(width)}  ${n.gives}`);
-      }
-    }
-    if (result.interrupted) {
-      out.error(
-        `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
-      );
-      process.exitCode = 130;
-    }
-  } catch (err) {
-    if (view && !watched) await view.finish(null, err);
-    throw err;
-  } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigint);
-    store.close();
-  }
 }

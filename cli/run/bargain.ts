@@ -1,100 +1,27 @@
-import path from "node:path";
-import { Option } from "commander";
-import { z } from "zod";
-import { parseSchedule, resolveBargainPairs, splitSpecs } from "../../agents/bargain/index.ts";
-import type { LlmContext } from "../../agents/registry.ts";
-import { defaultPriceHistoryCatalog, loadPriceHistory } from "../../datasets/price-history/index.ts";
-import { bargainEnvironment } from "../../environments/bargain/environment.ts";
-import { BargainDesignSchema, buildBargainTasks } from "../../environments/bargain/scenarios.ts";
-import { UserError } from "../../environments/kernel/errors.ts";
-import { stableHash } from "../../environments/kernel/hash.ts";
-import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
-import { parseOption, positiveInt } from "../options.ts";
-import { addReplicatesOption, type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
-
-interface BargainOptions extends CommonRunOptions {
-  agent?: string;
-  replicates: string;
-  buyer?: string;
-  seller?: string;
-  scenarios?: string;
-  maxTurns?: string;
-  catalog?: string;
-  budgetFactor?: string;
-  costFactor?: string;
-  ogSchedule?: string;
-}
+import { type Command, Option } from "commander";
+import { addReplicatesOption } from "./types.ts";
 
 /** The offline tournament: the OG-Narrator and a plain LLM-like buyer, each against these sellers. */
 export const DEFAULT_BUYERS = "og-narrator,sim:llm";
 export const DEFAULT_SELLERS = "rule:boulware,rule:linear,rule:conceder,rule:tit-for-tat,sim:llm";
 export const DEFAULT_SCENARIOS = 100;
 
-const factor = z.coerce
-  .number({ error: "expected a number" })
-  .refine((x) => Number.isFinite(x) && x > 0, "expected a number above 0");
-const scenarios = z.union([z.literal("all"), positiveInt], {
-  error: () => "expected a whole number ≥ 1, or all",
-});
-
-export const bargainCli: EnvironmentCli = {
-  name: "bargain",
-  summary: "buyer/seller bargaining: deal rates and normalized profits, the OG-Narrator buyer",
-  addOptions: (cmd) =>
-    addReplicatesOption(
-      cmd
-        // Not an option of bargaining: there to say what to use instead (see plan), kept out of --help.
-        .addOption(new Option("--agent <specs>").hideHelp())
-        .option("--buyer <specs>", `buyers, comma-separated (default ${DEFAULT_BUYERS})`)
-        .option("--seller <specs>", `sellers, comma-separated (default ${DEFAULT_SELLERS})`)
-        .option("--scenarios <n>", `products drawn from the catalog, or all (default ${DEFAULT_SCENARIOS})`)
-        .option(
-          "--max-turns <n>",
-          "turns per session, a turn being a buyer message and the reply (default 6)",
-        )
-        .option("--catalog <path>", "price-history catalog: the AmazonHistoryPrice folder or one JSON file")
-        .option("--budget-factor <f>", "buyer budget B = f × listed price (default 0.8)")
-        .option("--cost-factor <f>", "seller cost C = f × lowest price (default 1)")
-        .option(
-          "--og-schedule <s>",
-          "OG offers: linear, exp, linear:0.5:1, or factors 0.5,0.6,… (default linear)",
-        ),
-    ),
-  plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
-    const o = options as BargainOptions;
-    if (o.agent !== undefined) {
-      throw new UserError(
-        "bargain pairs buyers with sellers: name them with --buyer and --seller, not --agent",
-        `e.g. --buyer og-narrator,${o.agent} --seller rule:boulware`,
-      );
-    }
-    const design = BargainDesignSchema.parse({
-      seed: seedValue(o.seed ?? "2026"),
-      scenarios: parseOption("scenarios", scenarios, o.scenarios ?? String(DEFAULT_SCENARIOS)),
-      maxTurns: o.maxTurns === undefined ? undefined : parseOption("max-turns", positiveInt, o.maxTurns),
-      budgetFactor:
-        o.budgetFactor === undefined ? undefined : parseOption("budget-factor", factor, o.budgetFactor),
-      costFactor: o.costFactor === undefined ? undefined : parseOption("cost-factor", factor, o.costFactor),
-    });
-    const ogSchedule = o.ogSchedule === undefined ? undefined : parseSchedule(o.ogSchedule);
-    const agents = resolveBargainPairs(
-      splitSpecs(o.buyer ?? DEFAULT_BUYERS, "buyer"),
-      splitSpecs(o.seller ?? DEFAULT_SELLERS, "seller"),
-      llm,
-      { ogSchedule },
-    );
-    const catalog = o.catalog ? loadPriceHistory(o.catalog).products : defaultPriceHistoryCatalog();
-    const tasks = buildBargainTasks(design, catalog);
-    return planRun({
-      env: bargainEnvironment,
-      settings: {},
-      tasks,
-      agents,
-      replicates: parseOption("replicates", positiveInt, o.replicates),
-      design: {
-        ...design,
-        catalog: o.catalog ? { name: path.basename(o.catalog), hash: stableHash(catalog) } : "default",
-      },
-    });
-  },
-};
+/** The options of `bazaar run bargain` (the run command adds the shared ones). */
+export function addBargainOptions(cmd: Command): Command {
+  return addReplicatesOption(
+    cmd
+      // Not an option of bargaining: there to say what to use instead (see plan), kept out of --help.
+      .addOption(new Option("--agent <specs>").hideHelp())
+      .option("--buyer <specs>", `buyers, comma-separated (default ${DEFAULT_BUYERS})`)
+      .option("--seller <specs>", `sellers, comma-separated (default ${DEFAULT_SELLERS})`)
+      .option("--scenarios <n>", `products drawn from the catalog, or all (default ${DEFAULT_SCENARIOS})`)
+      .option("--max-turns <n>", "turns per session, a turn being a buyer message and the reply (default 6)")
+      .option("--catalog <path>", "price-history catalog: the AmazonHistoryPrice folder or one JSON file")
+      .option("--budget-factor <f>", "buyer budget B = f × listed price (default 0.8)")
+      .option("--cost-factor <f>", "seller cost C = f × lowest price (default 1)")
+      .option(
+        "--og-schedule <s>",
+        "OG offers: linear, exp, linear:0.5:1, or factors 0.5,0.6,… (default linear)",
+      ),
+  );
+}

@@ -1,195 +1,38 @@
-import path from "node:path";
-import type { LlmContext } from "../../agents/registry.ts";
-import { splitAgentSpecs } from "../../agents/registry.ts";
-import {
-  DEFAULT_CUE_LIBRARY,
-  DEFAULT_PRODUCT_PAIRS,
-  loadCueLibrary,
-  loadProductPairs,
-  runnableConditions,
-  selectNames,
-} from "../../datasets/products/index.ts";
-import {
-  ADDITIVITY_CUES,
-  ADDITIVITY_GRID,
-  buildCueTasks,
-  CUE_BLOCKS,
-  CUE_GRID,
-  type CueBlock,
-  CueDesignSchema,
-  callsPerState,
-  cueEnvironment,
-  PARAPHRASE_CONDITIONS,
-} from "../../environments/cue/index.ts";
-import { UserError } from "../../environments/kernel/errors.ts";
-import { stableHash } from "../../environments/kernel/hash.ts";
-import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
-import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
-import { cueAgentNames, DEFAULT_CUE_AGENT, resolveCueAgent } from "./cue-agents.ts";
-import {
-  addAgentOption,
-  addMaxReasksOption,
-  addReplicatesOption,
-  type CommonRunOptions,
-  type EnvironmentCli,
-  seedValue,
-} from "./types.ts";
+import type { Command } from "commander";
+import { ADDITIVITY_CUES, ADDITIVITY_GRID, CUE_GRID } from "../../environments/cue/index.ts";
+import { cueAgentNames, DEFAULT_CUE_AGENT } from "./cue-agents.ts";
+import { addAgentOption, addMaxReasksOption, addReplicatesOption } from "./types.ts";
 
-interface CueOptions extends CommonRunOptions {
-  agent?: string;
-  replicates: string;
-  maxReasks: string;
-  conditions?: string;
-  pairs?: string;
-  cues?: string;
-  categories?: string;
-  grid?: string;
-  nPerCell?: string;
-  blocks?: string;
-  additivityCues?: string;
-  additivityGrid?: string;
-  paraphraseConditions?: string;
+/** A premium grid in percent, as `--grid` takes it. */
+export const percents = (g: readonly number[]) => g.map((x) => Number((x * 100).toFixed(6))).join(",");
+
+/** The options of `bazaar run cue` (the run command adds the shared ones). */
+export function addCueOptions(cmd: Command): Command {
+  const add = (flags: string, description: string) => cmd.option(flags, description);
+  addAgentOption(cmd, DEFAULT_CUE_AGENT, cueAgentNames());
+  addReplicatesOption(cmd);
+  addMaxReasksOption(cmd);
+  add(
+    "--conditions <patterns>",
+    "conditions by name or glob, comma-separated, e.g. social-proof-*,scarcity,price-only (default all)",
+  );
+  add("--pairs <file>", "product pairs (JSON file; default the shipped 6 + 6 pairs)");
+  add("--cues <file>", "cue library (JSON file; default the shipped library)");
+  add("--categories <list>", "categories to run, comma-separated (default every category of the pairs)");
+  add("--grid <percents>", `premium grid in percent, from 0 (default ${percents(CUE_GRID)})`);
+  add(
+    "--n-per-cell <n>",
+    "trials per (pair, premium) cell, a multiple of 4: N/4 calls of each target × position state (default 24; × --replicates)",
+  );
+  add(
+    "--blocks <list>",
+    "main, additivity, paraphrases (default main,additivity; main only with --conditions or --cues)",
+  );
+  add(
+    "--additivity-cues <a,b,c>",
+    `the three cues of the 2³ factorial (default ${ADDITIVITY_CUES.join(",")})`,
+  );
+  add("--additivity-grid <percents>", `premium grid of the factorial (default ${percents(ADDITIVITY_GRID)})`);
+  add("--paraphrase-conditions <patterns>", "conditions re-run under the three instruction paraphrases");
+  return cmd;
 }
-
-const percents = (g: readonly number[]) => g.map((x) => Number((x * 100).toFixed(6))).join(",");
-
-function list(value: string): string[] {
-  return value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-/** "0,2,4,6" (percent) → [0, 0.02, 0.04, 0.06], checked. */
-export function parseGrid(name: string, value: string): number[] {
-  const parts = list(value);
-  const grid = parts.map((p) => {
-    const x = Number(p.replace(/%$/, ""));
-    if (p === "" || !Number.isFinite(x) || x < 0) {
-      throw new UserError(
-        `--${name}: "${p}" is not a premium in percent (got ${JSON.stringify(value)})`,
-        "e.g. 0,2,4,6,8,12,18,26",
-      );
-    }
-    return Number((x / 100).toPrecision(12));
-  });
-  if (grid[0] !== 0)
-    throw new UserError(`--${name} must start at 0 (equal prices), got ${JSON.stringify(value)}`);
-  if (grid.length < 2 || grid.some((g, i) => i > 0 && g <= (grid[i - 1] as number))) {
-    throw new UserError(
-      `--${name} must list at least two premiums in increasing order, got ${JSON.stringify(value)}`,
-    );
-  }
-  return grid;
-}
-
-function parseBlocks(value: string): CueBlock[] {
-  const blocks = list(value);
-  for (const b of blocks) {
-    if (!(CUE_BLOCKS as readonly string[]).includes(b)) {
-      throw new UserError(`--blocks: unknown block "${b}"`, `blocks: ${CUE_BLOCKS.join(", ")}`);
-    }
-  }
-  if (blocks.length === 0) throw new UserError("--blocks is empty", `blocks: ${CUE_BLOCKS.join(", ")}`);
-  return blocks as CueBlock[];
-}
-
-export const cueCli: EnvironmentCli = {
-  name: "cue",
-  summary: "cue injection: two identical products, a persuasive sentence on one, priced by a price sweep",
-  addOptions(cmd) {
-    const add = (flags: string, description: string) => cmd.option(flags, description);
-    addAgentOption(cmd, DEFAULT_CUE_AGENT, cueAgentNames());
-    addReplicatesOption(cmd);
-    addMaxReasksOption(cmd);
-    add(
-      "--conditions <patterns>",
-      "conditions by name or glob, comma-separated, e.g. social-proof-*,scarcity,price-only (default all)",
-    );
-    add("--pairs <file>", "product pairs (JSON file; default the shipped 6 + 6 pairs)");
-    add("--cues <file>", "cue library (JSON file; default the shipped library)");
-    add("--categories <list>", "categories to run, comma-separated (default every category of the pairs)");
-    add("--grid <percents>", `premium grid in percent, from 0 (default ${percents(CUE_GRID)})`);
-    add(
-      "--n-per-cell <n>",
-      "trials per (pair, premium) cell, a multiple of 4: N/4 calls of each target × position state (default 24; × --replicates)",
-    );
-    add(
-      "--blocks <list>",
-      "main, additivity, paraphrases (default main,additivity; main only with --conditions or --cues)",
-    );
-    add(
-      "--additivity-cues <a,b,c>",
-      `the three cues of the 2³ factorial (default ${ADDITIVITY_CUES.join(",")})`,
-    );
-    add(
-      "--additivity-grid <percents>",
-      `premium grid of the factorial (default ${percents(ADDITIVITY_GRID)})`,
-    );
-    add("--paraphrase-conditions <patterns>", "conditions re-run under the three instruction paraphrases");
-    return cmd;
-  },
-  plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
-    const o = options as CueOptions;
-    const pairs = o.pairs ? loadProductPairs(o.pairs) : DEFAULT_PRODUCT_PAIRS;
-    const library = o.cues ? loadCueLibrary(o.cues) : DEFAULT_CUE_LIBRARY;
-    const names = runnableConditions(library).map((c) => c.name);
-    const conditions =
-      o.conditions === undefined ? undefined : selectNames(list(o.conditions), names, "condition");
-    const blocks: CueBlock[] =
-      o.blocks !== undefined
-        ? parseBlocks(o.blocks)
-        : o.conditions !== undefined || o.cues !== undefined
-          ? ["main"]
-          : ["main", "additivity"];
-    // Paraphrases default to the paper's subset, narrowed to the conditions asked for (if any).
-    let paraphraseConditions: string[] | undefined;
-    if (o.paraphraseConditions !== undefined) {
-      paraphraseConditions = selectNames(list(o.paraphraseConditions), names, "condition");
-    } else if (blocks.includes("paraphrases")) {
-      const subset = PARAPHRASE_CONDITIONS.filter(
-        (n) => names.includes(n) && (!conditions || conditions.includes(n)),
-      );
-      paraphraseConditions = subset.length > 0 ? subset : (conditions ?? names);
-    }
-    const nPerCell = o.nPerCell === undefined ? 24 : parseOption("n-per-cell", positiveInt, o.nPerCell);
-    if (nPerCell % 4 !== 0) {
-      throw new UserError(
-        `--n-per-cell must be a multiple of 4 (the four target × position states), got ${nPerCell}`,
-      );
-    }
-    const additivityCues = o.additivityCues === undefined ? undefined : list(o.additivityCues);
-    if (additivityCues && additivityCues.length !== 3) {
-      throw new UserError(
-        `--additivity-cues needs exactly three cue names, got ${JSON.stringify(o.additivityCues)}`,
-      );
-    }
-    const design = CueDesignSchema.parse({
-      seed: seedValue(o.seed ?? "2026"),
-      grid: o.grid === undefined ? undefined : parseGrid("grid", o.grid),
-      nPerCell,
-      conditions,
-      categories: o.categories === undefined ? undefined : list(o.categories),
-      blocks,
-      additivity: {
-        cues: additivityCues,
-        grid: o.additivityGrid === undefined ? undefined : parseGrid("additivity-grid", o.additivityGrid),
-      },
-      paraphrases: { conditions: paraphraseConditions },
-    });
-    const tasks = buildCueTasks(design, pairs, library);
-    const agents = splitAgentSpecs(o.agent ?? DEFAULT_CUE_AGENT).map((s) => resolveCueAgent(s, library, llm));
-    const settings = { maxReasks: parseOption("max-reasks", nonNegativeInt, o.maxReasks) };
-    const source = (file: string | undefined, data: unknown) =>
-      file ? { file: path.basename(file), hash: stableHash(data) } : "default";
-    return planRun({
-      env: cueEnvironment,
-      settings,
-      tasks,
-      agents,
-      // The N calls of a cell are independent samples of the same prompt: replicates of its four tasks.
-      replicates: callsPerState(design) * parseOption("replicates", positiveInt, o.replicates),
-      design: { ...design, pairs: source(o.pairs, pairs), cues: source(o.cues, library) },
-    });
-  },
-};

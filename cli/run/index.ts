@@ -1,17 +1,42 @@
-import { bargainCli } from "./bargain.ts";
-import { choiceCli } from "./choice.ts";
-import { cueCli } from "./cue.ts";
-import { elicitCli } from "./elicit.ts";
-import { shopCli } from "./shop.ts";
 import type { EnvironmentCli } from "./types.ts";
 
-/** Every environment `bazaar run` knows; an environment adds its CLI module here (one entry). */
+/**
+ * Every environment `bazaar run` knows; an environment adds its CLI here (one entry). Its options
+ * module is loaded when its subcommand is about to parse (run/<env>.ts), its planner when it runs
+ * (run/<env>-plan.ts): `bazaar --help` and `bazaar run --help` load neither.
+ */
 export const ENVIRONMENT_CLIS: readonly EnvironmentCli[] = [
-  choiceCli,
-  elicitCli,
-  bargainCli,
-  cueCli,
-  shopCli,
+  {
+    name: "choice",
+    summary: "catalog choice: book one of 2, 3 or 5 hotel options (PriceBench)",
+    options: async () => (await import("./choice.ts")).addChoiceOptions,
+    planner: async () => (await import("./choice-plan.ts")).planChoice,
+  },
+  {
+    name: "elicit",
+    summary: "stated preferences: are an agent's dollar judgments consistent with one utility?",
+    options: async () => (await import("./elicit.ts")).addElicitOptions,
+    planner: async () => (await import("./elicit-plan.ts")).planElicit,
+  },
+  {
+    name: "bargain",
+    summary: "buyer/seller bargaining: deal rates and normalized profits, the OG-Narrator buyer",
+    options: async () => (await import("./bargain.ts")).addBargainOptions,
+    planner: async () => (await import("./bargain-plan.ts")).planBargain,
+  },
+  {
+    name: "cue",
+    summary: "cue injection: two identical products, a persuasive sentence on one, priced by a price sweep",
+    options: async () => (await import("./cue.ts")).addCueOptions,
+    planner: async () => (await import("./cue-plan.ts")).planCue,
+  },
+  {
+    name: "shop",
+    summary:
+      "tool-using shopping: search, view and book hotels over many calls (success, pass^k, rank and tag price-equivalents)",
+    options: async () => (await import("./shop.ts")).addShopOptions,
+    planner: async () => (await import("./shop-plan.ts")).planShop,
+  },
 ];
 
 export type { CommonRunOptions, EnvironmentCli } from "./types.ts";

@@ -1,177 +1,42 @@
-import path from "node:path";
-import { z } from "zod";
-import { type LlmContext, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
+import type { Command } from "commander";
 import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
-import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
-import { UserError } from "../../environments/kernel/errors.ts";
-import { stableHash } from "../../environments/kernel/hash.ts";
-import type { AgentEntry } from "../../environments/kernel/types.ts";
-import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
-import { ShopActionSchema } from "../../environments/shop/actions.ts";
-import { buildShopTasks, DEFAULT_FAMILY_SHARES, parseShopDesign } from "../../environments/shop/design.ts";
-import { shopEnvironment } from "../../environments/shop/environment.ts";
-import { SHOP_SHOPPER, TASK_FAMILIES, type TaskFamily } from "../../environments/shop/types.ts";
-import { parseOption, positiveInt } from "../options.ts";
-import { type CommonRunOptions, type EnvironmentCli, seedValue } from "./types.ts";
-
-interface ShopOptions extends CommonRunOptions {
-  agent?: string;
-  replicates: string;
-  pool?: string;
-  tasks?: string;
-  families?: string;
-  listings?: string;
-  pageSize?: string;
-  maxSteps?: string;
-  maxInvalid?: string;
-  sponsoredRate?: string;
-  endorsementRate?: string;
-  scarcityRate?: string;
-  discountRate?: string;
-  admissible?: string;
-}
+import { DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
-
-const rate = z.coerce
-  .number({ error: "expected a number" })
-  .refine(Number.isFinite, "expected a number")
-  .pipe(z.number().min(0, "expected a rate from 0 to 1").max(1, "expected a rate from 0 to 1"));
 
 export function shopAgentNames(): string[] {
   return [...Object.keys(SHOP_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
 }
 
-/** `sim:<preset>` (a simulated shopper with known parameters) or `openai:<model>` (the LLM agent in a tool loop). */
-export function resolveShopAgent(spec: string, llm?: LlmContext): AgentEntry {
-  const i = spec.indexOf(":");
-  const kind = i < 0 ? spec : spec.slice(0, i);
-  const name = i < 0 ? "" : spec.slice(i + 1);
-  if (kind === "sim") {
-    const preset = SHOP_PRESETS[name];
-    if (preset) {
-      return {
-        label: spec,
-        identity: { kind: "sim-shop", preset: name, params: preset.params },
-        players: { [SHOP_SHOPPER]: preset.make(spec) as never },
-      };
-    }
-  }
-  if (kind === "openai" && name.length > 0) {
-    return resolveLlmAgent(spec, name, SHOP_SHOPPER, ShopActionSchema, llm ?? { settings: {} });
-  }
-  throw new UserError(
-    `unknown agent "${spec}" for shop runs`,
-    `valid agents: ${shopAgentNames().join(", ")}`,
-  );
-}
-
-/** `open,needle` (equal shares) or `open:3,needle:1` (relative shares). */
-export function parseFamilies(value: string): Partial<Record<TaskFamily, number>> {
-  const out: Partial<Record<TaskFamily, number>> = {};
-  const parts = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (parts.length === 0)
-    throw new UserError("--families is empty", `name some of: ${TASK_FAMILIES.join(", ")}`);
-  for (const part of parts) {
-    const [name, weight] = part.split(":") as [string, string | undefined];
-    if (!(TASK_FAMILIES as readonly string[]).includes(name)) {
-      throw new UserError(
-        `--families: unknown task family "${name}"`,
-        `the families are ${TASK_FAMILIES.join(", ")}`,
-      );
-    }
-    if (out[name as TaskFamily] !== undefined) throw new UserError(`--families names ${name} twice`);
-    const w = weight === undefined ? 1 : Number(weight);
-    if (!Number.isFinite(w) || w < 0) {
-      throw new UserError(
-        `--families: the share of ${name} must be a number ≥ 0, got "${weight}"`,
-        "e.g. --families open:3,needle:1",
-      );
-    }
-    out[name as TaskFamily] = w;
-  }
-  return out;
-}
-
-/** `3-8`: the fewest and most admissible listings of an open task. */
-function parseAdmissible(value: string): { minAdmissible: number; maxAdmissible: number } {
-  const m = /^(\d+)-(\d+)$/.exec(value.trim());
-  if (!m) throw new UserError(`--admissible: expected <min>-<max>, e.g. 3-8 (got "${value}")`);
-  return { minAdmissible: Number(m[1]), maxAdmissible: Number(m[2]) };
-}
-
-export const shopCli: EnvironmentCli = {
-  name: "shop",
-  summary:
-    "tool-using shopping: search, view and book hotels over many calls (success, pass^k, rank and tag price-equivalents)",
-  addOptions: (cmd) =>
-    cmd
-      .option(
-        "--agent <specs>",
-        `comma-separated agents (default ${DEFAULT_SHOP_AGENTS.join(",")}): ${shopAgentNames().join(", ")}`,
+/** The options of `bazaar run shop` (the run command adds the shared ones). */
+export function addShopOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--agent <specs>",
+      `comma-separated agents (default ${DEFAULT_SHOP_AGENTS.join(",")}): ${shopAgentNames().join(", ")}`,
+    )
+    .option(
+      "--replicates <n>",
+      "repetitions of every task per agent (pass^k needs k of them)",
+      String(DEFAULT_SHOP_REPLICATES),
+    )
+    .option("--pool <file>", "hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
+    .option("--tasks <n>", "tasks in the design (default 100)")
+    .option(
+      "--families <list>",
+      `task families and shares, e.g. open,needle or open:3,needle:1 (default ${Object.entries(
+        DEFAULT_FAMILY_SHARES,
       )
-      .option(
-        "--replicates <n>",
-        "repetitions of every task per agent (pass^k needs k of them)",
-        String(DEFAULT_SHOP_REPLICATES),
-      )
-      .option("--pool <file>", "hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
-      .option("--tasks <n>", "tasks in the design (default 100)")
-      .option(
-        "--families <list>",
-        `task families and shares, e.g. open,needle or open:3,needle:1 (default ${Object.entries(
-          DEFAULT_FAMILY_SHARES,
-        )
-          .map(([f, s]) => `${f}:${s}`)
-          .join(",")})`,
-      )
-      .option("--listings <n>", "listings in each task's catalog (default 24)")
-      .option("--page-size <n>", "result cards per search page (default 8)")
-      .option("--max-steps <n>", "tool calls an episode may make (default 15)")
-      .option("--max-invalid <n>", "invalid calls in a row that end an episode (default 3)")
-      .option("--sponsored-rate <r>", "share of listings tagged sponsored (default 0.2)")
-      .option("--endorsement-rate <r>", "share with the Guest favourite badge (default 0.2)")
-      .option("--scarcity-rate <r>", "share with an 'Only N rooms left' tag (default 0.2)")
-      .option("--discount-rate <r>", "share showing a was-price (default 0.2)")
-      .option("--admissible <min-max>", "admissible listings of an open task (default 3-8)"),
-  plan(options: CommonRunOptions, llm: LlmContext): RunPlan {
-    const o = options as ShopOptions;
-    const int = (name: string, v: string | undefined) =>
-      v === undefined ? undefined : parseOption(name, positiveInt, v);
-    const share = (name: string, v: string | undefined) =>
-      v === undefined ? undefined : parseOption(name, rate, v);
-    const design = parseShopDesign({
-      seed: seedValue(o.seed ?? "2026"),
-      tasks: int("tasks", o.tasks),
-      families: o.families === undefined ? undefined : parseFamilies(o.families),
-      listings: int("listings", o.listings),
-      pageSize: int("page-size", o.pageSize),
-      maxSteps: int("max-steps", o.maxSteps),
-      maxInvalid: int("max-invalid", o.maxInvalid),
-      sponsoredRate: share("sponsored-rate", o.sponsoredRate),
-      endorsementRate: share("endorsement-rate", o.endorsementRate),
-      scarcityRate: share("scarcity-rate", o.scarcityRate),
-      discountRate: share("discount-rate", o.discountRate),
-      ...(o.admissible === undefined ? {} : parseAdmissible(o.admissible)),
-    });
-    const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
-    const agents = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(",")).map((s) =>
-      resolveShopAgent(s, llm),
-    );
-    const tasks = buildShopTasks(design, pool);
-    return planRun({
-      env: shopEnvironment,
-      settings: {},
-      tasks,
-      agents,
-      replicates: parseOption("replicates", positiveInt, o.replicates),
-      design: {
-        ...design,
-        pool: o.pool ? { file: path.basename(o.pool), hash: stableHash(pool) } : "default",
-      },
-    });
-  },
-};
+        .map(([f, s]) => `${f}:${s}`)
+        .join(",")})`,
+    )
+    .option("--listings <n>", "listings in each task's catalog (default 24)")
+    .option("--page-size <n>", "result cards per search page (default 8)")
+    .option("--max-steps <n>", "tool calls an episode may make (default 15)")
+    .option("--max-invalid <n>", "invalid calls in a row that end an episode (default 3)")
+    .option("--sponsored-rate <r>", "share of listings tagged sponsored (default 0.2)")
+    .option("--endorsement-rate <r>", "share with the Guest favourite badge (default 0.2)")
+    .option("--scarcity-rate <r>", "share with an 'Only N rooms left' tag (default 0.2)")
+    .option("--discount-rate <r>", "share showing a was-price (default 0.2)")
+    .option("--admissible <min-max>", "admissible listings of an open task (default 3-8)");
+}

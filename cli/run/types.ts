@@ -8,19 +8,24 @@ export interface CommonRunOptions {
   [option: string]: unknown;
 }
 
+/** Validates an environment's options and builds the run plan. */
+export type Planner = (options: CommonRunOptions, llm: LlmContext) => RunPlan;
+
 /**
  * One environment as `bazaar run <env>` sees it: a subcommand with its own options (the `run`
  * command adds the shared ones: store, limit, seed, concurrency, workers, watch, LLM settings), and a
- * planner that validates them and builds the run plan. A planner must not write anything: the store
- * is opened after it returns, so bad input never leaves a partial store.
+ * planner that validates them and builds the run plan. Both are loaded when they are needed (the
+ * options when the subcommand parses, the planner when it runs), so that a command loads what it
+ * uses. A planner must not write anything: the store is opened after it returns, so bad input never
+ * leaves a partial store.
  */
 export interface EnvironmentCli {
   name: string;
   /** One line for `bazaar run --help`. */
   summary: string;
-  /** Adds this environment's own options to its subcommand. */
-  addOptions(cmd: Command): Command;
-  plan(options: CommonRunOptions, llm: LlmContext): RunPlan;
+  /** What adds this environment's own options to its subcommand. */
+  options(): Promise<(cmd: Command) => Command>;
+  planner(): Promise<Planner>;
 }
 
 /** A design seed as typed on the command line: a whole number, or any text. */

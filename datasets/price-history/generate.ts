@@ -1,6 +1,7 @@
 import { UserError } from "../../environments/kernel/errors.ts";
 import { roundCents } from "../../environments/kernel/money.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
+import { DEFAULT_CATALOG_SEED, DEFAULT_CATALOG_SIZE } from "./catalog-defaults.ts";
 import { formatCatalogMoney } from "./catalog-money.ts";
 import {
   type AmazonHistoryPriceProduct,
@@ -19,8 +20,7 @@ import {
   TITLE_QUALIFIERS,
 } from "./vocabulary.ts";
 
-export const DEFAULT_CATALOG_SEED = 2026;
-export const DEFAULT_CATALOG_SIZE = 300;
+export { DEFAULT_CATALOG_SEED, DEFAULT_CATALOG_SIZE };
 /** The cheapest and dearest listed prices of the public data set; generated prices stay inside. */
 export const LISTED_PRICE_FLOOR = 4.99;
 export const LISTED_PRICE_CEILING = 4299.98;

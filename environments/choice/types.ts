@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHAINS } from "../../datasets/hotels/schema.ts";
+import { PROMPT_VARIANTS } from "./variants.ts";
 
 /** One option as an agent sees it: the hotel's fixed attributes and this appearance's draws. */
 export const ChoiceOptionSchema = z.object({
@@ -25,8 +26,7 @@ export const ChoiceOptionSchema = z.object({
 });
 export type ChoiceOption = z.infer<typeof ChoiceOptionSchema>;
 
-/** How the option cards and instructions are worded; the neutral `plain` is the default. */
-export const PROMPT_VARIANTS = ["plain", "json", "price-first", "value-persona", "cot"] as const;
+export { PROMPT_VARIANTS };
 export const PromptVariantSchema = z.enum(PROMPT_VARIANTS);
 export type PromptVariant = z.infer<typeof PromptVariantSchema>;
 

@@ -6,9 +6,9 @@
  * The wait is a loopback round trip per call; the runner writes trials in batches
  * (`runMany` sends a batch as multi-row INSERTs), so a run pays it once per batch, not per trial.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import { UserError } from "../../kernel/errors.ts";
-import { tsWorkerSource } from "../../kernel/ts-worker.ts";
+import { startModuleWorker } from "../../kernel/module-worker.ts";
 import type { SqlDb, SqlDialect, SqlParam, SqlRun } from "../sql/db.ts";
 import type { Answer, Request } from "./protocol.ts";
 
@@ -123,11 +123,14 @@ export class PostgresDb implements SqlDb {
     this.flag = new Int32Array(shared);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(tsWorkerSource(new URL("./worker.ts", import.meta.url)), {
-      eval: true,
-      workerData: { url, flag: shared, port: port2 },
-      transferList: [port2],
-    });
+    this.worker = startModuleWorker(
+      import.meta.url,
+      { source: "./worker.ts", compiled: "postgres-worker" },
+      {
+        workerData: { url, flag: shared, port: port2 },
+        transferList: [port2],
+      },
+    );
     // The process ends when its work does, connection or not.
     this.worker.unref();
     port1.unref();

@@ -46,8 +46,8 @@ describe("narrators", () => {
     expect(namesOnlyKnownPrices("How about $55?", request)).toBe(false);
   });
 
-  it("build the paper's narrator conversation: rules, one example, the dialogue and the final action", () => {
-    const m = narratorMessages({ view, decision: { type: "offer", price: 48 } });
+  it("build the paper's narrator conversation: rules, one example, the dialogue and the final action", async () => {
+    const m = await narratorMessages({ view, decision: { type: "offer", price: 48 } });
     expect(m.map((x) => x.getType())).toEqual(["system", "human", "ai", "human"]);
     expect(String(m[3]!.content)).toContain('"[SELL] $70 (1x x_1)": "SELLER: I can do $70.",');
     expect(String(m[3]!.content)).toContain('Final Role: "BUYER"\nFinal Action: "[BUY] $48 (1x x_1)"');

@@ -1,7 +1,7 @@
 import { OpenAIClient, toFile } from "@langchain/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimServer, startSimServer } from "../../../agents/serve-sim/index.ts";
-import { serveSimOptions } from "../../../cli/commands/serve-sim.ts";
+import { serveSimOptions } from "../../../cli/actions/serve-sim.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
 import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post } from "./helpers.ts";
 

@@ -6,7 +6,7 @@ import {
   startSimServer,
 } from "../../../agents/serve-sim/index.ts";
 import { CHOICE_PRESETS } from "../../../agents/sim/index.ts";
-import { runServeSim } from "../../../cli/commands/serve-sim.ts";
+import { runServeSim } from "../../../cli/actions/serve-sim.ts";
 import type { Output } from "../../../cli/output.ts";
 import { parseChoiceAnswer } from "../../../environments/choice/parse.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";

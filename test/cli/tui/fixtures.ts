@@ -37,7 +37,7 @@ export async function fixtureRun(
   if (!cli) throw new Error(`no environment ${env}`);
   // Commander's defaults for the options the environment has (elicitation takes --completions).
   const defaults = env === "elicit" ? {} : { replicates: "1", maxReasks: "2" };
-  const plan = cli.plan({ ...defaults, ...SMALL[env], ...options }, { settings: {} });
+  const plan = (await cli.planner())({ ...defaults, ...SMALL[env], ...options }, { settings: {} });
   const records: TrialRecord[] = [];
   await executeRun(plan, store, { concurrency: 2, limit, onTrial: (r) => records.push(r) });
   records.sort((a, b) => Number(a.seq) - Number(b.seq));
