@@ -26,9 +26,31 @@ export const ENTRIES = {
   "postgres-worker": "environments/store/postgres/worker.ts",
 } as const;
 
+/** Packages left to node_modules (see buildCli). */
+export const EXTERNAL = [
+  "better-sqlite3",
+  "pg",
+  "pg-cursor",
+  "@langchain/*",
+  "openai",
+  "langsmith",
+  "ink",
+  "react",
+  "react/*",
+  "vega",
+  "vega-lite",
+];
+
 export interface BuildInfo {
-  /** Each bundled source file (relative to the repository) and the SHA-256 of its content. */
+  /** Each of bazaar's source files in the bundle (relative to the repository) and its SHA-256. */
   sources: Record<string, string>;
+  /** The packages bundled into each file of dist/ (what loading that file loads). */
+  packages: Record<string, string[]>;
+}
+
+/** The package a node_modules path belongs to (`@stdlib/math-base-special-erfc`, `zod`). */
+export function packageOf(file: string): string | null {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? null;
 }
 
 export function hashFile(file: string): string {
@@ -59,8 +81,13 @@ export async function buildCli(): Promise<{ files: number; sources: number }> {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    // Small pure-JavaScript packages go into the bundle (one chunk instead of hundreds of files to
+    // resolve and read: @stdlib is a tree of tiny CommonJS modules); the others are loaded from
+    // node_modules as they are: native addons, and the large ones only some commands load.
+    external: EXTERNAL,
     jsx: "automatic",
+    // The bundled CommonJS packages call require() for Node's own modules: give every chunk one.
+    banner: { js: 'import { createRequire as bazaarRequire } from "node:module"; const require = bazaarRequire(import.meta.url);' },
     // Flat: a worker's module is found beside the chunk that starts it (kernel/worker.ts).
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
@@ -70,10 +97,17 @@ export async function buildCli(): Promise<{ files: number; sources: number }> {
   });
   const sources: Record<string, string> = {};
   for (const input of Object.keys(result.metafile.inputs).sort()) {
-    // Packages are external; what is left is ours (the .json data files included).
-    sources[input] = hashFile(path.join(ROOT, input));
+    // The bundled packages come with the lockfile; the rest is ours (the .json data files included).
+    if (packageOf(input) === null) sources[input] = hashFile(path.join(ROOT, input));
   }
-  const info: BuildInfo = { sources };
+  const packages: Record<string, string[]> = {};
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!file.endsWith(".js")) continue;
+    const inside = new Set(Object.keys(output.inputs).map(packageOf));
+    inside.delete(null);
+    packages[path.relative(DIST, path.join(ROOT, file))] = [...inside].sort() as string[];
+  }
+  const info: BuildInfo = { sources, packages };
   writeFileSync(BUILD_INFO, `${JSON.stringify(info, null, 1)}\n`);
   return { files: Object.keys(result.metafile.outputs).length, sources: Object.keys(sources).length };
 }
