@@ -11,7 +11,7 @@
  *   npm run build
  */
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -46,6 +46,8 @@ export interface BuildInfo {
   sources: Record<string, string>;
   /** The packages bundled into each file of dist/ (what loading that file loads). */
   packages: Record<string, string[]>;
+  /** Every file this build wrote to dist/. */
+  outputs: string[];
 }
 
 /** The package a node_modules path belongs to (`@stdlib/math-base-special-erfc`, `zod`). */
@@ -71,7 +73,11 @@ export function staleSources(info: BuildInfo, root = ROOT): string[] {
 }
 
 export async function buildCli(): Promise<{ files: number; sources: number }> {
-  rmSync(DIST, { recursive: true, force: true });
+  // The files of the build before this one stay (see prune): a bazaar process started before this
+  // build may still import one of its chunks.
+  const previous = existsSync(BUILD_INFO)
+    ? ((JSON.parse(readFileSync(BUILD_INFO, "utf8")) as Partial<BuildInfo>).outputs ?? [])
+    : [];
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
@@ -87,7 +93,9 @@ export async function buildCli(): Promise<{ files: number; sources: number }> {
     external: EXTERNAL,
     jsx: "automatic",
     // The bundled CommonJS packages call require() for Node's own modules: give every chunk one.
-    banner: { js: 'import { createRequire as bazaarRequire } from "node:module"; const require = bazaarRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as bazaarRequire } from "node:module"; const require = bazaarRequire(import.meta.url);',
+    },
     // Flat: a worker's module is found beside the chunk that starts it (kernel/worker.ts).
     entryNames: "[name]",
     chunkNames: "[name]-[hash]",
@@ -107,9 +115,21 @@ export async function buildCli(): Promise<{ files: number; sources: number }> {
     inside.delete(null);
     packages[path.relative(DIST, path.join(ROOT, file))] = [...inside].sort() as string[];
   }
-  const info: BuildInfo = { sources, packages };
+  const outputs = Object.keys(result.metafile.outputs).map((f) => path.relative(DIST, path.join(ROOT, f)));
+  const info: BuildInfo = { sources, packages, outputs };
   writeFileSync(BUILD_INFO, `${JSON.stringify(info, null, 1)}\n`);
+  prune(new Set([...outputs, ...previous, path.basename(BUILD_INFO)]));
   return { files: Object.keys(result.metafile.outputs).length, sources: Object.keys(sources).length };
+}
+
+/**
+ * Deletes what neither this build nor the one before wrote. Chunks are named by their content, so a
+ * rebuild writes new ones beside the old: a process that started on the previous build and loads a
+ * chunk lazily (the analysis at the end of a run, say) finds it still there.
+ */
+function prune(keep: ReadonlySet<string>): void {
+  for (const f of readdirSync(DIST))
+    if (!keep.has(f)) rmSync(path.join(DIST, f), { recursive: true, force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

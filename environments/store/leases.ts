@@ -6,12 +6,14 @@
  * writes its name and an expiry into the block's row of `trial_leases` in one statement that locks
  * the row as it picks it, so two runners never hold the same block — runs the block's pending trials, renews its leases while it works, and
  * releases a block once every trial of it is written. Other runners skip blocks under a live lease;
- * a killed runner's leases expire and its blocks go to whoever asks next. A runner never claims again
+ * a killed runner's leases expire and its blocks go to whoever asks next — at once, on a SQLite
+ * store, when its process ran on this machine and is gone. A runner never claims again
  * a block it has already been through in this invocation, so a trial that fails (an endpoint down)
  * is tried at most once per runner and the run still ends; the same command re-runs it later.
  *
  * The block size is fixed in code, not per run: every runner of a run must cut it the same way.
  */
+import { runnerProcessGone } from "./live.ts";
 import type { SqlDb } from "./sql/db.ts";
 import type { Store } from "./store.ts";
 
@@ -98,7 +100,10 @@ export class TrialLeases {
       while (this.visited.has(this.lowest)) this.lowest++;
       if (this.lowest >= this.blocks) return null;
       const r = this.claimOnce(now);
-      if (!("seqs" in r)) return r.others > 0 ? r : null;
+      if (!("seqs" in r)) {
+        if (r.others > 0 && this.freeLeasesOfGoneRunners(now) > 0) continue;
+        return r.others > 0 ? r : null;
+      }
       this.visited.add(r.block);
       if (r.seqs.length > 0) {
         this.holding.add(r.block);
@@ -175,6 +180,30 @@ export class TrialLeases {
         this.owner,
       );
     return { block, seqs };
+  }
+
+  /**
+   * Frees the live leases of runners that ran on this machine in a process now gone (killed, crashed):
+   * nobody will renew them, so the same command run again after a kill need not wait them out. Only
+   * on SQLite, a store of one machine: runners on several machines share a PostgreSQL store, and two
+   * of them may carry the same host name. Returns the leases freed.
+   */
+  private freeLeasesOfGoneRunners(now: number): number {
+    if (this.db.dialect.name !== "sqlite") return 0;
+    const owners = this.db.column<string>(
+      "SELECT DISTINCT owner FROM trial_leases WHERE run_id = ? AND owner <> '' AND owner <> ? AND expires_at > ?",
+      this.runId,
+      this.owner,
+      now,
+    );
+    let freed = 0;
+    for (const owner of owners.filter(runnerProcessGone))
+      freed += this.db.run(
+        "UPDATE trial_leases SET owner = '', expires_at = 0 WHERE run_id = ? AND owner = ?",
+        this.runId,
+        owner,
+      ).changes;
+    return freed;
   }
 
   /** A block known to be done (every trial stored when the runner started): never claimed. */

@@ -110,6 +110,25 @@ export function runnerName(): string {
   return `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/**
+ * Whether a runner (by its `runnerName`) ran on this machine in a process that is gone — killed or
+ * crashed. False when it may be alive: another machine's, a name not of that form, or a pid in use
+ * (perhaps reused by another process: then it is waited out as if alive, the safe side).
+ */
+export function runnerProcessGone(name: string): boolean {
+  const m = /^(.*):(\d+):[0-9a-z]+$/.exec(name);
+  if (!m || m[1] !== hostname()) return false;
+  const pid = Number(m[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: a process of another user holds the pid; it exists.
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** A turn as the log keeps it until written: the turn, or how to build it. */
 export type PendingTurn = LiveTurn | (() => LiveTurn);
 

@@ -15,6 +15,8 @@ const ARGS = [
   "300",
   "--triples",
   "150",
+  "--fives",
+  "0",
 ];
 
 /** Starts the real command, waits until it has stored `atLeast` trials, then sends `signal`. */

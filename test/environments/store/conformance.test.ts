@@ -4,6 +4,8 @@
  * same calls, the same answers: runs, tasks and trials (never stored twice), failed trials, usage
  * sums, filtered pages, the response cache, leases, the live log, the batch ledger, and resume.
  */
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FailureRecord } from "../../../environments/kernel/failures.ts";
@@ -237,6 +239,25 @@ describe.each(backends)("store conformance: $name", (backend) => {
     expect(b.claim(t0 + 2000)).toMatchObject({ block: 2 });
     expect(b.claim(t0 + 2000)).toBeNull(); // block 0 was done: nothing left for B
     a.end();
+  });
+
+  it("leases of a killed runner of this machine are free at once on SQLite; others' are waited out", () => {
+    store.ensureRun({ id: "K", env: "choice", config: {}, total: 3 * LEASE_BLOCK });
+    const t0 = Date.now();
+    // A process that has ended (its pid free), one that is alive (this one's parent), another machine.
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const owners = [`${hostname()}:${gone}:k1`, `${hostname()}:${process.ppid}:k2`, "elsewhere:1:k3"];
+    for (const [i, o] of owners.entries())
+      expect(new TrialLeases(store, "K", o, 3 * LEASE_BLOCK, 60_000).claim(t0)).toMatchObject({ block: i });
+    const next = new TrialLeases(store, "K", "next", 3 * LEASE_BLOCK, 60_000);
+    if (backend.name === "SQLite") {
+      // The ended process's block, without waiting a minute for its lease; then the two live ones.
+      expect(next.claim(t0 + 10)).toMatchObject({ block: 0 });
+      expect(next.claim(t0 + 10)).toMatchObject({ block: -1, others: 2 });
+    } else {
+      // Runners on many machines, perhaps two with one host name: every lease is waited out.
+      expect(next.claim(t0 + 10)).toMatchObject({ block: -1, others: 3 });
+    }
   });
 
   it("the live log: turns of episodes in flight are written on the second flush, dropped when stored", () => {
