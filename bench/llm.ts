@@ -27,7 +27,7 @@ import { Store } from "../environments/store/index.ts";
 const ROOT = path.resolve(import.meta.dirname, "..");
 process.env.LANGSMITH_TRACING ??= "false"; // as the CLI does
 
-async function startServer(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
+export async function startServer(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [path.join(ROOT, "bin/bazaar.js"), "serve-sim", "--port", "0", "--latency-ms", String(latencyMs)],

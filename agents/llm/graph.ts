@@ -2,7 +2,11 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import type { CallResult } from "./caller.ts";
+import { quietTracing } from "./quiet-tracing.ts";
 import { type ActionTool, actionFromToolCall } from "./tools.ts";
+
+// No LangSmith run trees per runnable unless tracing is asked for (quiet-tracing.ts): once per thread.
+quietTracing();
 
 /** The model call the graph makes; the caller brings caching, retries and rate limits. */
 export type CallModel = (

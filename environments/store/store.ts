@@ -1,10 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import { UserError } from "../kernel/errors.ts";
 import type { FailureRecord } from "../kernel/failures.ts";
-import type { CachedResponse, ResponseCache } from "../kernel/response-cache.ts";
+import type { ResponseCache } from "../kernel/response-cache.ts";
 import type { Usage } from "../kernel/types.ts";
 import { DamagedStoreError, hasSqliteHeader, isDamage, sqliteCode } from "./damage.ts";
 import { isPostgresUrl, PostgresDb, redactUrl } from "./postgres/connection.ts";
+import { StoreResponseCache } from "./response-cache.ts";
 import type { SqlDb, SqlDialect, SqlParam } from "./sql/db.ts";
 import { SqliteDb } from "./sql/sqlite.ts";
 
@@ -162,6 +163,7 @@ export class Store {
   /** Stores written before failed trials were kept apart have no such table (read-only opens). */
   private readonly hasFailedTable: boolean;
   private readonly extensions = new Map<string, unknown>();
+  private cache: StoreResponseCache | undefined;
 
   private constructor(
     /** Where the store is, for messages: the file, or the server's URL without its password. */
@@ -351,6 +353,8 @@ export class Store {
     // A write transaction from its first read: several runners write one store, and a read that
     // turns into a write in a deferred transaction fails at once (SQLITE_BUSY) when another wrote.
     this.db.tx(() => {
+      // Model responses that came since the last write go with these trials.
+      this.cache?.write();
       this.db.runMany(
         "INSERT INTO trials (run_id, seq, trial_key, agent, task_index, replicate, non_response, agent_error, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         rows.map((r) => [
@@ -615,33 +619,10 @@ export class Store {
    * The store's LLM response cache (same database as the runs). Only successful responses are put;
    * errors never are, so a retry after a failure asks the model again.
    */
+  /** The LLM response cache in this store (written with the trials: response-cache.ts). */
   responseCache(): ResponseCache {
-    return {
-      get: (key) => {
-        const json = this.db.value<string>("SELECT response FROM llm_cache WHERE key = ?", key);
-        return json === undefined ? undefined : (JSON.parse(json) as CachedResponse);
-      },
-      put: (key, model, value) => {
-        this.db.run(
-          `INSERT INTO llm_cache (key, model, response, created_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (key) DO UPDATE SET model = excluded.model, response = excluded.response, created_at = excluded.created_at`,
-          key,
-          model,
-          JSON.stringify(value),
-          new Date().toISOString(),
-        );
-      },
-      stats: () => {
-        const byModel = this.db.all<{ model: string; entries: number }>(
-          "SELECT model, COUNT(*) AS entries FROM llm_cache GROUP BY model ORDER BY model",
-        );
-        return { entries: byModel.reduce((a, b) => a + b.entries, 0), byModel };
-      },
-      clear: (model) =>
-        model === undefined
-          ? this.db.run("DELETE FROM llm_cache").changes
-          : this.db.run("DELETE FROM llm_cache WHERE model = ?", model).changes,
-    };
+    this.cache ??= new StoreResponseCache(this.db);
+    return this.cache;
   }
 
   /**
@@ -667,6 +648,11 @@ export class Store {
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    if (!this.db.isOpen) return;
+    try {
+      if (!this.db.readonly) this.cache?.write();
+    } finally {
+      this.db.close();
+    }
   }
 }

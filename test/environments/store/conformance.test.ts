@@ -200,6 +200,26 @@ describe.each(backends)("store conformance: $name", (backend) => {
     expect(countTrials(store, "r1", text)).toBe(stored.filter((s) => s % 3 === 1).length);
   });
 
+  it("writes cached responses with the next trials and at close: another connection finds them then", async () => {
+    const location = await backend.fresh();
+    const a = Store.open(location, { create: true });
+    const b = Store.open(location, { create: false });
+    try {
+      a.ensureRun({ id: "C", env: "choice", config: {}, total: 2 });
+      a.responseCache().put("first", "m", { text: "1" } as never);
+      expect(a.responseCache().get("first")).toEqual({ text: "1" });
+      expect(b.responseCache().get("first")).toBeUndefined(); // not yet written
+      a.writeTrials([trial(0, { runId: "C" })]);
+      expect(b.responseCache().get("first")).toEqual({ text: "1" });
+      a.responseCache().put("second", "m", { text: "2" } as never);
+      a.close();
+      expect(b.responseCache().get("second")).toEqual({ text: "2" });
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it("caches responses by key, replaces them, counts them per model and clears them", () => {
     const cache = store.responseCache();
     expect(cache.get("k")).toBeUndefined();
