@@ -12,7 +12,7 @@ import { registerSecret } from "../agents/llm/secrets.ts";
 import type { LlmContext } from "../agents/registry.ts";
 import { UserError } from "../environments/kernel/errors.ts";
 import type { LlmOptions } from "./llm-options.ts";
-import { choiceOf, parseOption, positiveInt } from "./options.ts";
+import { choiceOf, nonNegativeInt, parseOption, positiveInt } from "./options.ts";
 
 const finite = z.coerce.number({ error: "expected a number" }).refine(Number.isFinite, "expected a number");
 
@@ -81,6 +81,9 @@ export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext 
       tokensPerMinute: opt("tpm", finite.pipe(z.number().positive()), o.tpm),
       concurrency: parseOption("model-concurrency", positiveInt, o.modelConcurrency),
       useCache: o.cache,
+      ...(o.breakerCooldownMs === undefined
+        ? {}
+        : { breakerCooldownMs: parseOption("breaker-cooldown-ms", nonNegativeInt, o.breakerCooldownMs) }),
     },
     apiKey: apiKeyFrom(o.envFile),
     cache,

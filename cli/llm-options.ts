@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 
 /** The model options every command that runs LLM agents takes. */
 export interface LlmOptions {
@@ -18,39 +18,48 @@ export interface LlmOptions {
   preflight: boolean;
   modelRules?: string;
   envFile?: string;
+  breakerCooldownMs?: string;
   /** `run --batch`: refused with an endpoint pool (a batch goes to one endpoint). */
   batch?: boolean;
 }
 
 export function addLlmOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      "--base-url <url>",
-      "OpenAI-compatible endpoint for openai:<model> agents (vLLM, Ollama, serve-sim…); a,b,c or @pool.json: an endpoint pool (each request to the replica with the fewest in flight)",
-    )
-    .option("--temperature <t>", "sampling temperature for LLM agents")
-    .option("--top-p <p>", "nucleus sampling for LLM agents")
-    .option("--max-tokens <n>", "answer length cap for LLM agents")
-    .option("--model-seed <n>", "sampling seed sent with every call (plus the replicate index)")
-    .option("--reasoning-effort <level>", "minimal, low, medium or high, for models that reason")
-    .option(
-      "--answer-mode <mode>",
-      "tools (function calls) or text (the paper's plain-text protocol)",
-      "text",
-    )
-    .option("--timeout-ms <ms>", "per-request timeout", "60000")
-    .option("--max-retries <n>", "retries on 429/5xx/timeouts, with backoff honouring retry-after", "5")
-    .option("--rpm <n>", "requests per minute per model")
-    .option("--tpm <n>", "tokens per minute per model")
-    .option("--model-concurrency <n>", "requests in flight per model (per replica of an endpoint pool)", "16")
-    .option("--no-cache", "ask the model even when the store holds this exact answer")
-    .option(
-      "--no-preflight",
-      "skip the check, before the first trial, that every endpoint answers, takes the key and serves the model",
-    )
-    .option("--env-file <file>", "read OPENAI_API_KEY from this .env file")
-    .option(
-      "--model-rules <file>",
-      "JSON rules for what a model family accepts (settings not sent, where the token cap goes); they come before the built-in ones",
-    );
+  return (
+    cmd
+      .option(
+        "--base-url <url>",
+        "OpenAI-compatible endpoint for openai:<model> agents (vLLM, Ollama, serve-sim…); a,b,c or @pool.json: an endpoint pool (each request to the replica with the fewest in flight)",
+      )
+      .option("--temperature <t>", "sampling temperature for LLM agents")
+      .option("--top-p <p>", "nucleus sampling for LLM agents")
+      .option("--max-tokens <n>", "answer length cap for LLM agents")
+      .option("--model-seed <n>", "sampling seed sent with every call (plus the replicate index)")
+      .option("--reasoning-effort <level>", "minimal, low, medium or high, for models that reason")
+      .option(
+        "--answer-mode <mode>",
+        "tools (function calls) or text (the paper's plain-text protocol)",
+        "text",
+      )
+      .option("--timeout-ms <ms>", "per-request timeout", "60000")
+      .option("--max-retries <n>", "retries on 429/5xx/timeouts, with backoff honouring retry-after", "5")
+      .option("--rpm <n>", "requests per minute per model")
+      .option("--tpm <n>", "tokens per minute per model")
+      .option(
+        "--model-concurrency <n>",
+        "requests in flight per model (per replica of an endpoint pool)",
+        "16",
+      )
+      .option("--no-cache", "ask the model even when the store holds this exact answer")
+      .option(
+        "--no-preflight",
+        "skip the check, before the first trial, that every endpoint answers, takes the key and serves the model",
+      )
+      .option("--env-file <file>", "read OPENAI_API_KEY from this .env file")
+      .option(
+        "--model-rules <file>",
+        "JSON rules for what a model family accepts (settings not sent, where the token cap goes); they come before the built-in ones",
+      )
+      // How long a model pauses after its circuit breaker opens (30 s; tests shorten it).
+      .addOption(new Option("--breaker-cooldown-ms <ms>").hideHelp())
+  );
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,46 +6,10 @@ import { CHOICE_PRESETS } from "../../agents/sim/index.ts";
 import { fitBinaryLogit, withIntercept } from "../../analysis/logit/index.ts";
 import { bedRank } from "../../environments/choice/attributes.ts";
 import type { ChoiceOption } from "../../environments/choice/types.ts";
-import { BIN, runCli, tempDir } from "../helpers/cli.ts";
-import { storedTrials } from "../helpers/store.ts";
+import { exported, run, type Trial } from "../helpers/choice-runs.ts";
+import { runCli, tempDir } from "../helpers/cli.ts";
 
 type SimServer = Awaited<ReturnType<typeof startSimServer>>;
-
-interface Trial {
-  trialKey: string;
-  kind: string;
-  cluster: string;
-  options: ChoiceOption[];
-  chosenSlot: number | null;
-  nonResponse: { reason: string } | null;
-  replies: string[];
-  replicate: number;
-  taskId: string;
-  usage: { calls: number; cacheHits: number };
-}
-
-async function exported(cwd: string, runId: string): Promise<Trial[]> {
-  const r = await runCli(["export", runId], { cwd });
-  expect(r.code).toBe(0);
-  return r.stdout
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Trial);
-}
-
-async function run(cwd: string, args: string[], env?: NodeJS.ProcessEnv) {
-  const r = await runCli(["run", "choice", ...args, "--json"], { cwd, env });
-  if (r.code !== 0) throw new Error(`run failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as {
-    runId: string;
-    stored: number;
-    total: number;
-    ranNow: number;
-    failedNow: number;
-    failed: number;
-    retries: number;
-  };
-}
 
 /** The steep shopper's attributes as first − second differences: its utility is linear in these. */
 function binaryDesign(trials: Trial[]) {
@@ -195,42 +158,6 @@ describe("the LLM path: ChatOpenAI over HTTP against serve-sim", () => {
     const byTask = new Map<string, Set<number | null>>();
     for (const t of trials) byTask.set(t.taskId, (byTask.get(t.taskId) ?? new Set()).add(t.chosenSlot));
     expect([...byTask.values()].filter((s) => s.size > 1).length).toBeGreaterThan(5);
-  });
-});
-
-describe("kill and resume over the LLM path", () => {
-  let server: SimServer;
-  beforeAll(async () => {
-    server = await startSimServer({ port: 0, latencyMs: 5, faults: { rate429: 0.05 }, retryAfterSeconds: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it("SIGKILL mid-run then the same command gives the same outcomes as an uninterrupted run", async () => {
-    const args = ["run", "choice", "--agent", "openai:sim-steep", "--base-url", server.url, "--limit", "600"];
-    const killedDir = tempDir();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: killedDir, stdio: "ignore" });
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if (storedTrials(path.join(killedDir, "bazaar.db")) >= 150) {
-          clearInterval(poll);
-          child.kill("SIGKILL");
-          resolve();
-        }
-      }, 20);
-    });
-    await new Promise((resolve) => child.on("close", resolve));
-    const partial = storedTrials(path.join(killedDir, "bazaar.db"));
-    expect(partial).toBeLessThan(600);
-    const resumed = await run(killedDir, args.slice(2));
-    expect(resumed.ranNow).toBe(600 - partial);
-    const cleanDir = tempDir();
-    const clean = await run(cleanDir, args.slice(2));
-    const outcome = (t: Trial) => [t.trialKey, t.chosenSlot, t.replies, t.nonResponse];
-    expect((await exported(killedDir, resumed.runId)).map(outcome)).toEqual(
-      (await exported(cleanDir, clean.runId)).map(outcome),
-    );
   });
 });
 

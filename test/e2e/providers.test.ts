@@ -194,7 +194,17 @@ interface RunJson {
 describe("requests that fail through every retry", () => {
   it("are failed trials: the analysis equals that of the same trials without them; the same command completes the run", async () => {
     const design = ["--pairs", "100", "--pair-appearances", "2", "--triples", "0", "--fives", "0"];
-    const extra = [...design, "--max-retries", "2", "--concurrency", "16", "--json"];
+    // The breaker's pause after a run of failures (30 s) shortened: what is tested is the trials.
+    const extra = [
+      ...design,
+      "--max-retries",
+      "2",
+      "--concurrency",
+      "16",
+      "--breaker-cooldown-ms",
+      "200",
+      "--json",
+    ];
     // 5% of distinct requests fail on their first three arrivals: every attempt of a run with two
     // retries. (The same server then answers them: the second store below sees no failure.)
     const flaky = await startSimServer({ drop: { rate: 0.05, attempts: 3 }, seed: 11 });
