@@ -8,20 +8,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CueAnalysis } from "../../analysis/cue/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
+import { runCue as run } from "../helpers/cue-runs.ts";
 
 const inProcess = runInProcess;
-
-interface RunJson {
-  runId: string;
-  stored: number;
-  total: number;
-}
-
-async function run(cwd: string, args: string[]): Promise<RunJson> {
-  const r = await inProcess(["run", "cue", ...args, "--store", path.join(cwd, "bazaar.db"), "--json"]);
-  if (r.code !== 0) throw new Error(`run failed (${r.code}): ${r.err}`);
-  return JSON.parse(r.out) as RunJson;
-}
 
 describe("bazaar run cue, then bazaar analyze: the whole battery", () => {
   it("the full offline battery reproduces the paper's pattern on the paper-configured shopper", async () => {

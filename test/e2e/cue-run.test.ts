@@ -3,20 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRODUCT_PAIRS } from "../../datasets/products/index.ts";
 import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
+import { runCue as run } from "../helpers/cue-runs.ts";
 
 const inProcess = runInProcess;
-
-interface RunJson {
-  runId: string;
-  stored: number;
-  total: number;
-}
-
-async function run(cwd: string, args: string[]): Promise<RunJson> {
-  const r = await inProcess(["run", "cue", ...args, "--store", path.join(cwd, "bazaar.db"), "--json"]);
-  if (r.code !== 0) throw new Error(`run failed (${r.code}): ${r.err}`);
-  return JSON.parse(r.out) as RunJson;
-}
 
 describe("bazaar run cue, then bazaar analyze (as a user runs them)", () => {
   it("runs user pairs and cues picked by a glob, and prints censoring marks for a skeptic", async () => {

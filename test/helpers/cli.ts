@@ -18,13 +18,16 @@ export function tempDir(prefix = "bazaar-test-"): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Runs the real `bazaar` command as a user would, in `cwd`, and collects its output. */
+/**
+ * Runs the real `bazaar` command as a user would, in `cwd`, and collects its output (`nodeArgs`: flags
+ * for node itself, before the command).
+ */
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], {
       cwd: opts.cwd ?? REPO_ROOT,
       env: { ...process.env, ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],
