@@ -36,6 +36,8 @@ export interface PairedComparison {
   scenarios: number;
   level: number;
   resamples: number;
+  /** Why every interval is null although resamples were asked for (a single scenario), else null. */
+  intervalNote: string | null;
   metrics: Record<PairedMetric, PairedValue>;
 }
 
@@ -138,7 +140,10 @@ export function comparePairedBuyers(
     PairedMetric,
     number
   >;
-  if (list.length > 0) {
+  // One scenario resampled is that scenario every time: a zero-width interval, not uncertainty.
+  const intervalNote =
+    list.length === 1 ? "1 scenario: resampling scenarios needs 2 or more, so no interval" : null;
+  if (list.length > 1) {
     const rng = createRng(`bargain/paired/${options.seed ?? 0}/${treatment}/${control}/${seller ?? "*"}`);
     for (let r = 0; r < resamples; r++) {
       const t = empty();
@@ -165,5 +170,15 @@ export function comparePairedBuyers(
       return [k, value];
     }),
   ) as Record<PairedMetric, PairedValue>;
-  return { treatment, control, seller, pairs: total.n, scenarios: list.length, level, resamples, metrics };
+  return {
+    treatment,
+    control,
+    seller,
+    pairs: total.n,
+    scenarios: list.length,
+    level,
+    resamples,
+    intervalNote,
+    metrics,
+  };
 }

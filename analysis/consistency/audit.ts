@@ -1,5 +1,5 @@
 import { createRng } from "../../environments/kernel/rng.ts";
-import { adjustPValues, mean } from "../stats/index.ts";
+import { mean } from "../stats/index.ts";
 import { fittedNullTest } from "./bootstrap.ts";
 import type { AgentData } from "./collect.ts";
 import { fitUtilities } from "./fit.ts";
@@ -12,14 +12,16 @@ import {
   zFor,
 } from "./local.ts";
 import { type PathLengthPoint, pathLengthCurve } from "./paths.ts";
+import { untestableReason } from "./testable.ts";
 import type { GroupData } from "./types.ts";
+import { decideGroups, type GroupDecision, type GroupStatus, type JointVerdict } from "./verdict.ts";
 
 export interface ConsistencyOptions {
   /** Bootstrap draws for the group test and the path-length intervals (the paper: 2,000). */
   draws: number;
   /** Seeds every bootstrap stream (one per agent and group, so results do not depend on order). */
   seed: string | number;
-  /** Family-wise level of the group tests, Bonferroni-corrected across an agent's audit groups. */
+  /** Family-wise level of the group tests, Bonferroni-corrected across an agent's testable groups. */
   alpha: number;
   /** Level of the local Wald intervals. */
   level: number;
@@ -49,16 +51,21 @@ export interface GroupTest {
   rank: number;
   completions: number;
   nonFinite: number;
-  /** T in dollars: the RMSE of the best-fitting unrestricted utility. */
+  /** Why the group cannot be tested (then p, the adjusted p and `rejected` are empty), else null. */
+  untestableReason: string | null;
+  status: GroupStatus;
+  /** T in dollars: the RMSE of the best-fitting unrestricted utility (NaN when exact by construction). */
   rmse: number;
   /** Mean listed price of the comparisons' endpoint offers (all offers when there are no comparisons). */
   meanEndpointPrice: number;
   /** T / mean endpoint price. */
   relativeRmse: number;
+  /** NaN when untestable. */
   pValue: number;
-  /** Bonferroni-adjusted p (p × number of audit groups, capped at 1). */
+  /** Bonferroni-adjusted p (p × number of testable groups, capped at 1); NaN when untestable. */
   adjustedP: number;
-  rejected: boolean;
+  /** Null when untestable: no test ran. */
+  rejected: boolean | null;
   utilities: Record<string, number>;
 }
 
@@ -80,14 +87,7 @@ export interface P2Summary extends LocalSummary {
 export interface AgentAudit {
   agent: string;
   groups: GroupTest[];
-  verdict: {
-    groups: number;
-    rejected: number;
-    /** Per-group threshold α / groups. */
-    threshold: number;
-    /** Some audit group rejects after Bonferroni: no single utility fits every group. */
-    rejectsJointConsistency: boolean;
-  };
+  verdict: JointVerdict;
   p1: LocalSummary;
   p2: P2Summary;
   /** P1 residuals of the main design (two-step paths) and of the stress paths. */
@@ -120,18 +120,24 @@ function testGroup(
   group: GroupData,
   rngSeed: string,
   o: ConsistencyOptions,
-): Omit<GroupTest, "adjustedP" | "rejected"> {
+): Omit<GroupTest, keyof GroupDecision> {
   const kept = group.queries.filter((q) => q.values.length > 0);
   const fit = fitUtilities(
     kept,
     kept.map((q) => mean(q.values)),
   );
-  const test = fittedNullTest(
-    fit.design,
-    kept.map((q) => q.values),
-    fit.rmse,
-    { draws: o.draws, rng: createRng(rngSeed), smallSampleCorrection: o.smallSampleCorrection },
-  );
+  const reason = untestableReason(kept, group.queries.length - kept.length, fit.design);
+  // No residual degrees of freedom: T is 0 by construction (rounding aside), not a measured misfit.
+  const rmse = kept.length > fit.design.rank ? fit.rmse : Number.NaN;
+  const pValue =
+    reason === null
+      ? fittedNullTest(
+          fit.design,
+          kept.map((q) => q.values),
+          rmse,
+          { draws: o.draws, rng: createRng(rngSeed), smallSampleCorrection: o.smallSampleCorrection },
+        ).pValue
+      : Number.NaN;
   const scale = meanEndpointPrice(group);
   return {
     group: group.group,
@@ -145,10 +151,11 @@ function testGroup(
     rank: fit.design.rank,
     completions: kept.reduce((a, q) => a + q.values.length, 0),
     nonFinite: group.queries.reduce((a, q) => a + q.nonFinite, 0),
-    rmse: fit.rmse,
+    untestableReason: reason,
+    rmse,
     meanEndpointPrice: scale,
-    relativeRmse: fit.rmse / scale,
-    pValue: test.pValue,
+    relativeRmse: rmse / scale,
+    pValue,
     utilities: fit.utilities,
   };
 }
@@ -173,7 +180,8 @@ function summarize(residuals: readonly LocalResidual[]): LocalSummary {
 
 /**
  * The whole self-consistency audit of one agent: per `main` audit group the least-squares utility
- * fit, T and its fitted-null bootstrap p (Bonferroni across the groups); P1 and P2 residuals with
+ * fit, T and its fitted-null bootstrap p (Bonferroni across the testable groups; an `untestable`
+ * group keeps its reason and enters neither the count nor the verdict); P1 and P2 residuals with
  * Wald intervals, local rejection rates, supported reversals and ≥ 25% lower bounds; the path-length
  * curve of the `paths` groups; and the non-finite output counts.
  */
@@ -183,15 +191,8 @@ export function auditAgent(data: AgentData, options: Partial<ConsistencyOptions>
   const main = data.groups.filter((g) => g.collection === "main");
   const stress = data.groups.filter((g) => g.collection === "paths");
   const tests = main.map((g) => testGroup(g, `${o.seed}/${data.agent}/${g.group}`, o));
-  const adjusted = adjustPValues(
-    tests.map((t) => t.pValue),
-    "bonferroni",
-  );
-  const groups: GroupTest[] = tests.map((t, i) => ({
-    ...t,
-    adjustedP: adjusted[i] as number,
-    rejected: (adjusted[i] as number) <= o.alpha,
-  }));
+  const { decisions, verdict } = decideGroups(tests, o.alpha);
+  const groups: GroupTest[] = tests.map((t, i) => ({ ...t, ...(decisions[i] as GroupDecision) }));
   const p1Residuals: LocalResidual[] = [];
   const p2Residuals: P2Residual[] = [];
   for (const g of main) {
@@ -215,16 +216,10 @@ export function auditAgent(data: AgentData, options: Partial<ConsistencyOptions>
       nonFinite += q.nonFinite;
       if (q.nonFinite > 0) byQueryType[q.queryType] = (byQueryType[q.queryType] ?? 0) + q.nonFinite;
     }
-  const rejected = groups.filter((g) => g.rejected).length;
   return {
     agent: data.agent,
     groups,
-    verdict: {
-      groups: groups.length,
-      rejected,
-      threshold: groups.length > 0 ? o.alpha / groups.length : Number.NaN,
-      rejectsJointConsistency: rejected > 0,
-    },
+    verdict,
     p1: summarize(p1Residuals),
     p2: { ...p2, reversals, reversalRate: p2.count > 0 ? reversals / p2.count : Number.NaN },
     p1Residuals,

@@ -14,13 +14,23 @@ export interface FittedNullOptions {
 }
 
 export interface FittedNullTest {
-  /** Share of bootstrap T* at least the observed T. */
+  /** Share of bootstrap T* at least the observed T (up to `exceedTolerance`). */
   pValue: number;
   draws: number;
-  /** How many T* were ≥ T. */
+  /** How many T* were ≥ T − tolerance. */
   exceed: number;
   /** The bootstrap T* values, in draw order. */
   statistics: Float64Array;
+}
+
+/**
+ * How far below T a T* may fall and still count as ≥ T. T and T* reach the same residual space by
+ * different float paths (the fit vs M·ē*), so a perfect fit gives T ≈ 1e-13 and T* ≈ 1e-14, not 0 and
+ * 0: without a tolerance rounding noise is a "misfit" with p = 0. Relative 1e-9 is far above the
+ * ~1e-16·m relative error of the sums and far below any misfit worth a dollar-scale test.
+ */
+export function exceedTolerance(observedT: number): number {
+  return 1e-9 * Math.max(1, Math.abs(observedT));
 }
 
 /**
@@ -28,7 +38,7 @@ export interface FittedNullTest {
  * centred on that query's fitted mean; resampling completions within each query, refitting and
  * recomputing the RMSE gives T*. Since the fitted means lie in the model's column space, the refit's
  * residuals are M ē*, where ē* are the resampled means of the centred completions — the fitted means
- * themselves drop out. p = #{T* ≥ T} / B.
+ * themselves drop out. p = #{T* ≥ T − tol} / B (see `exceedTolerance`).
  */
 export function fittedNullTest(
   design: UtilityDesign,
@@ -55,6 +65,7 @@ export function fittedNullTest(
   const means = new Float64Array(m);
   const residuals = new Float64Array(m);
   const { rng } = options;
+  const threshold = observedT - exceedTolerance(observedT);
   let exceed = 0;
   for (let b = 0; b < options.draws; b++) {
     for (let c = 0; c < m; c++) {
@@ -66,10 +77,11 @@ export function fittedNullTest(
     }
     const t = rootMeanSquare(applyResidualMaker(design, means, residuals));
     statistics[b] = t;
-    if (t >= observedT) exceed++;
+    if (t >= threshold) exceed++;
   }
   return {
-    pValue: options.draws > 0 ? exceed / options.draws : Number.NaN,
+    // A NaN T (no residuals) has no p: never let it count as "nothing exceeded it".
+    pValue: options.draws > 0 && Number.isFinite(observedT) ? exceed / options.draws : Number.NaN,
     draws: options.draws,
     exceed,
     statistics,

@@ -7,7 +7,12 @@ export {
   type LocalSummary,
   type P2Summary,
 } from "./audit.ts";
-export { type FittedNullOptions, type FittedNullTest, fittedNullTest } from "./bootstrap.ts";
+export {
+  exceedTolerance,
+  type FittedNullOptions,
+  type FittedNullTest,
+  fittedNullTest,
+} from "./bootstrap.ts";
 export {
   type AgentData,
   type ConsistencyRecord,
@@ -36,4 +41,13 @@ export {
   zFor,
 } from "./local.ts";
 export { type PathLengthPoint, pathLengthCurve } from "./paths.ts";
+export { untestableReason } from "./testable.ts";
 export type { GroupData, Offer, QueryData, QueryStats, WaldEstimate } from "./types.ts";
+export {
+  decideGroups,
+  type GroupDecision,
+  type GroupOutcome,
+  type GroupStatus,
+  type JointVerdict,
+  type VerdictStatus,
+} from "./verdict.ts";

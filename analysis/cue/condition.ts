@@ -10,9 +10,11 @@ import {
   ALL_STATES,
   balancedCurve,
   buildCellTable,
+  type CellTable,
   CUED_FIRST_STATES,
   CUED_SECOND_STATES,
   onlyPair,
+  STATE_COUNT,
 } from "./cells.ts";
 import { medianPriceEquivalent, priceEquivalent } from "./crossing.ts";
 import { type LogisticCheck, logisticCrossCheck } from "./logistic.ts";
@@ -47,6 +49,8 @@ export interface ConditionEstimate {
   /** The model-free crossing as computed, kept even when `pe` is not identified. */
   crossing: PriceEquivalent;
   interval: ConditionIntervals | null;
+  /** Why there is no interval although the bootstrap ran (e.g. a single pair), else null. */
+  intervalNote: string | null;
   cuedFirst: PriceEquivalent;
   cuedSecond: PriceEquivalent;
   /** The mean of the two per-order crossings (what the pooled PE is *not*), when both are points. */
@@ -68,6 +72,18 @@ function mean(points: readonly CurvePoint[]): number | null {
     n += p.n;
   }
   return n > 0 ? sum / n : null;
+}
+
+/** Pairs with at least one answered trial: the clusters the bootstrap can tell apart. */
+function answeredPairs(t: CellTable): number {
+  const per = t.premiums.length * STATE_COUNT;
+  let count = 0;
+  for (let p = 0; p < t.pairs.length; p++) {
+    let a = 0;
+    for (let i = p * per; i < (p + 1) * per; i++) a += t.answered[i] as number;
+    if (a > 0) count++;
+  }
+  return count;
 }
 
 export function estimateCondition(
@@ -102,6 +118,16 @@ export function estimateCondition(
     pe: priceEquivalent(balancedCurve(t, ALL_STATES, onlyPair(t, p))),
   }));
   const answered = observations.filter((o) => o.choseCued !== null).length;
+  // Resampling one answered pair only ever redraws that pair: every draw equals the point, a
+  // zero-width "interval" that measures nothing about between-pair spread.
+  const intervalNote =
+    settings.bootstrap === 0
+      ? null
+      : answered === 0
+        ? "no answered trials"
+        : answeredPairs(t) < 2
+          ? "1 pair: a pair-clustered interval needs answers on 2 or more pairs"
+          : null;
   return {
     condition: first.condition,
     family: first.family,
@@ -121,9 +147,10 @@ export function estimateCondition(
     pe,
     crossing,
     interval:
-      settings.bootstrap > 0 && answered > 0
+      settings.bootstrap > 0 && intervalNote === null
         ? pairClusteredIntervals(t, settings.bootstrap, rng, settings.level)
         : null,
+    intervalNote,
     cuedFirst,
     cuedSecond,
     meanOfOrderCrossings:

@@ -101,14 +101,24 @@ export function choiceBrandTable(analysis: ChoiceAnalysis): Table {
   };
 }
 
+/** Why an agent has no triage verdict: nothing usable, or no A/B answer to a binary or ternary task. */
+function noDataReason(a: AgentChoiceAnalysis): string {
+  const t = a.triage;
+  return t.nonResponses === t.trials
+    ? `${a.agent}: no usable answer, ${t.nonResponses} of ${t.trials} trials non-responses`
+    : `${a.agent}: no binary or ternary answer booking A or B to triage`;
+}
+
 /** The cross-agent findings, one line each. */
 export function choiceSummaryLines(analysis: ChoiceAnalysis): string[] {
   const lines = [`Convention: ${analysis.convention.label}.`];
   const locked = analysis.agents.filter((a) => a.status === "locked");
+  const engaged = analysis.agents.filter((a) => a.status === "engaged");
+  const noData = analysis.agents.filter((a) => a.status === "no-data");
   const fitted = locked.some((a) => a.lockedFit);
   const unmatched = analysis.agents.filter((a) => a.triage.unmatchedPairAnswers > 0);
   lines.push(
-    `Triage: ${analysis.agents.length - locked.length} engaged, ${locked.length} position-locked (|first-shown rate − 0.5| > 0.35)${locked.length ? `: ${locked.map((a) => `${a.agent} ${percent(a.triage.firstShownRate)}`).join(", ")}` : ""}; ${fitted ? `locked agents' binary fits are shown as the reference's table has them, labelled "${LOCKED_FIT_LABEL}", and enter no cross-agent figure` : "locked agents get no preference estimates"}.`,
+    `Triage: ${engaged.length} engaged, ${locked.length} position-locked (|first-shown rate − 0.5| > 0.35)${locked.length ? `: ${locked.map((a) => `${a.agent} ${percent(a.triage.firstShownRate)}`).join(", ")}` : ""}${noData.length ? `, ${noData.length} not triaged (${noData.map(noDataReason).join("; ")})` : ""}; ${fitted ? `locked agents' binary fits are shown as the reference's table has them, labelled "${LOCKED_FIT_LABEL}", and enter no cross-agent figure` : "locked agents get no preference estimates"}.`,
   );
   if (unmatched.length > 0)
     lines.push(

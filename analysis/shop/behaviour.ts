@@ -11,10 +11,11 @@ export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
 export interface SearchBehaviour {
   episodes: number;
-  meanCalls: number;
-  meanMessages: number;
-  meanSearches: number;
-  meanViews: number;
+  /** Per-episode means; null without episodes (an agent whose every episode failed). */
+  meanCalls: number | null;
+  meanMessages: number | null;
+  meanSearches: number | null;
+  meanViews: number | null;
   /** Share of agent messages that made more than one tool call. */
   parallelMessageShare: number | null;
   /** Per filter, the share of episodes with at least one search that used it. */
@@ -32,7 +33,7 @@ export interface SearchBehaviour {
   };
 }
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const shareOf = <T>(xs: readonly T[], hit: (x: T) => boolean) =>
   xs.length ? xs.filter(hit).length / xs.length : null;
 

@@ -27,7 +27,8 @@ export interface ShopOutcomes {
   correctGiveUp: Share;
   /** Feasible tasks: the share that gave up though an admissible listing existed. */
   falseGiveUp: Share;
-  meanInvalidCalls: number;
+  /** Null without episodes. */
+  meanInvalidCalls: number | null;
 }
 
 function has(e: ShopEpisode, t: ConstraintType): boolean {
@@ -79,6 +80,6 @@ export function shopOutcomes(episodes: readonly ShopEpisode[], level = 0.95): Sh
     falseGiveUp: share(feasible, (e) => e.endReason === "gave-up"),
     meanInvalidCalls: episodes.length
       ? episodes.reduce((a, e) => a + e.invalidCalls, 0) / episodes.length
-      : 0,
+      : null,
   };
 }

@@ -21,7 +21,7 @@ export interface PassK {
   /** Tasks with at least k trials (the ones averaged). */
   tasks: number;
   estimate: number;
-  /** Percentile interval of the task bootstrap; null without draws. */
+  /** Percentile interval of the task bootstrap; null without draws or with fewer than 2 tasks. */
   low: number | null;
   high: number | null;
 }
@@ -70,10 +70,13 @@ export function passK(episodes: readonly ShopEpisode[], opts: PassKOptions): Pas
   }
   const out: PassK[] = [];
   for (let k = 1; k <= maxN; k++) {
-    const interval = draws[k - 1]!.length > 0 ? percentileInterval(draws[k - 1]!, level) : null;
+    const averaged = tasks.filter((t) => t.n >= k).length;
+    // Resampling a single task redraws it every time: a zero-width interval, not uncertainty.
+    const interval =
+      averaged >= 2 && draws[k - 1]!.length > 0 ? percentileInterval(draws[k - 1]!, level) : null;
     out.push({
       k,
-      tasks: tasks.filter((t) => t.n >= k).length,
+      tasks: averaged,
       estimate: meanAt(values, k),
       low: interval?.low ?? null,
       high: interval?.high ?? null,

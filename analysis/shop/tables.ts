@@ -92,9 +92,9 @@ export function passKTable(analysis: ShopAnalysis): ShopTable {
       ...Array.from({ length: maxK }, (_, i) => {
         const p = a.passK[i];
         if (!p) return "–";
-        return p.low === null
-          ? percent(p.estimate)
-          : `${percent(p.estimate)} [${(100 * p.low).toFixed(1)}, ${(100 * p.high!).toFixed(1)}]`;
+        if (p.low === null)
+          return `${percent(p.estimate)}${p.tasks < 2 ? ` (${p.tasks} task, no interval)` : ""}`;
+        return `${percent(p.estimate)} [${(100 * p.low).toFixed(1)}, ${(100 * p.high!).toFixed(1)}]`;
       }),
     ]),
   };

@@ -38,8 +38,9 @@ function endText(e: IntervalEnd, gMax: number): string {
   return (100 * e).toFixed(1);
 }
 
-export function intervalText(iv: PeInterval | null | undefined, gMax: number): string {
-  return iv ? `[${endText(iv.low, gMax)}, ${endText(iv.high, gMax)}]` : "–";
+export function intervalText(iv: PeInterval | null | undefined, gMax: number, note?: string | null): string {
+  if (iv) return `[${endText(iv.low, gMax)}, ${endText(iv.high, gMax)}]`;
+  return note ? `– (${note.split(":")[0]})` : "–";
 }
 
 export function boundedText(b: BoundedValue): string {
@@ -77,7 +78,7 @@ export function conditionTable(cat: CategoryCueAnalysis): Table {
     c.family,
     c.baseRate === null ? "–" : c.baseRate.toFixed(2),
     peText(c.pe),
-    intervalText(c.interval?.pooled, gMaxOf(c)),
+    intervalText(c.interval?.pooled, gMaxOf(c), c.intervalNote),
     peText(c.cuedFirst),
     peText(c.cuedSecond),
     boundedText(c.pairMedian),
@@ -162,7 +163,7 @@ export function additivityTables(
         .join(" + ") || "(fillers only)",
       c.baseRate === null ? "–" : c.baseRate.toFixed(2),
       peText(c.pe),
-      intervalText(c.interval?.pooled, gMaxOf(c)),
+      intervalText(c.interval?.pooled, gMaxOf(c), c.intervalNote),
       fitted(c),
     ]),
   };

@@ -53,6 +53,7 @@ export function cueHeadline(analysis: CueAnalysis): Headline {
             condition: c.condition,
             priceEquivalent: c.pe.value,
             interval: c.interval?.pooled ?? null,
+            intervalNote: c.intervalNote,
             gMax: c.curve.at(-1)?.premium ?? 0,
           },
         ];
@@ -71,7 +72,7 @@ export function cueHeadline(analysis: CueAnalysis): Headline {
             String(r.rank),
             r.condition,
             percent(r.priceEquivalent),
-            intervalText(r.interval, r.gMax),
+            intervalText(r.interval, r.gMax, r.intervalNote),
           ]),
         ).split("\n")
       : ["no condition has a point price-equivalent (censored or not identified: see bazaar analyze)"]),

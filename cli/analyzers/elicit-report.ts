@@ -104,12 +104,12 @@ export function pathLengthSpec(audits: readonly AgentAudit[]): Record<string, un
   };
 }
 
-/** T relative to the mean endpoint price per audit group, coloured by the Bonferroni verdict. */
+/** T relative to the mean endpoint price per audit group, coloured by the Bonferroni verdict (or untestable). */
 export function groupSpec(audit: AgentAudit): Record<string, unknown> {
   const values = audit.groups.map((g) => ({
     group: `${g.domain}/${g.utterance}`,
     relative: g.relativeRmse,
-    verdict: g.rejected ? "rejected (Bonferroni)" : "not rejected",
+    verdict: g.status === "untestable" ? "untestable" : g.rejected ? "rejected (Bonferroni)" : "not rejected",
   }));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
@@ -129,7 +129,10 @@ export function groupSpec(audit: AgentAudit): Record<string, unknown> {
       color: {
         field: "verdict",
         type: "nominal",
-        scale: { domain: ["rejected (Bonferroni)", "not rejected"], range: ["#c0392b", "#7f8c8d"] },
+        scale: {
+          domain: ["rejected (Bonferroni)", "not rejected", "untestable"],
+          range: ["#c0392b", "#7f8c8d", "#d5d8dc"],
+        },
       },
     },
   };

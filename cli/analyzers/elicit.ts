@@ -14,7 +14,8 @@ import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from 
 
 const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : "–");
 const usd = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
-const pValue = (p: number) => (p === 0 ? "0" : p < 0.001 ? p.toExponential(1) : p.toFixed(4));
+const pValue = (p: number) =>
+  Number.isNaN(p) ? "–" : p === 0 ? "0" : p < 0.001 ? p.toExponential(1) : p.toFixed(4);
 const short = (group: string) => group.split("/").slice(0, 2).join("/");
 
 function interval(r: LocalResidual, relative: boolean): string {
@@ -25,25 +26,51 @@ function interval(r: LocalResidual, relative: boolean): string {
 
 function verdictLine(a: AgentAudit): string {
   const v = a.verdict;
-  if (v.groups === 0) return `${a.agent}: no main audit groups in this run`;
-  const what = v.rejectsJointConsistency
-    ? "REJECTS joint self-consistency (no single utility reproduces every group)"
-    : "joint self-consistency not rejected";
-  return `${a.agent}: ${v.rejected} of ${v.groups} audit groups rejected at Bonferroni p ≤ ${v.threshold.toFixed(4)} → ${what}`;
+  if (v.status === "no-groups" || v.status === "untestable")
+    return `${a.agent}: ${v.status === "untestable" ? "untestable: " : ""}${v.reason} → no verdict on joint self-consistency`;
+  const counted =
+    v.untestable > 0
+      ? `${v.rejected} of ${v.testable} testable audit groups rejected (${v.untestable} untestable)`
+      : `${v.rejected} of ${v.groups} audit groups rejected`;
+  const what =
+    v.status === "rejects"
+      ? "REJECTS joint self-consistency (no single utility reproduces every group)"
+      : v.untestable > 0
+        ? "joint self-consistency not rejected by the testable groups"
+        : "joint self-consistency not rejected";
+  return `${a.agent}: ${counted} at Bonferroni p ≤ ${v.threshold.toFixed(4)} → ${what}`;
+}
+
+/** One line per distinct reason: which groups could not be tested and why. */
+function untestableLines(a: AgentAudit, indent = ""): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const g of a.groups)
+    if (g.untestableReason !== null)
+      byReason.set(g.untestableReason, [...(byReason.get(g.untestableReason) ?? []), short(g.group)]);
+  return [...byReason].map(
+    ([reason, groups]) => `${indent}${a.agent} untestable: ${groups.join(", ")}: ${reason}`,
+  );
 }
 
 /**
  * Per agent: how many audit groups the fitted-null bootstrap rejects after Bonferroni, and so
- * whether one utility can explain its dollar judgments at all; the rejected groups named.
+ * whether one utility can explain its dollar judgments at all; the rejected groups named, and the
+ * untestable ones with why (they are no part of the verdict).
  */
 export function elicitHeadline(audits: readonly AgentAudit[]): Headline {
   const agents = audits.map((a) => ({
     agent: a.agent,
+    status: a.verdict.status,
     groups: a.verdict.groups,
+    testable: a.verdict.testable,
     rejected: a.verdict.rejected,
     threshold: a.verdict.threshold,
     rejectsJointConsistency: a.verdict.rejectsJointConsistency,
-    rejectedGroups: a.groups.filter((g) => g.rejected).map((g) => g.group),
+    reason: a.verdict.reason,
+    rejectedGroups: a.groups.filter((g) => g.rejected === true).map((g) => g.group),
+    untestableGroups: a.groups.flatMap((g) =>
+      g.untestableReason === null ? [] : [{ group: g.group, reason: g.untestableReason }],
+    ),
     nonFiniteShare: a.nonFinite.share,
   }));
   const lines = [
@@ -52,6 +79,7 @@ export function elicitHeadline(audits: readonly AgentAudit[]): Headline {
     ...agents
       .filter((a) => a.rejectedGroups.length > 0)
       .map((a) => `  ${a.agent} rejected: ${a.rejectedGroups.map(short).join(", ")}`),
+    ...audits.flatMap((a) => untestableLines(a, "  ")),
   ];
   return { lines, json: { agents } };
 }
@@ -81,7 +109,7 @@ function groupTable(a: AgentAudit): string {
       pct(g.relativeRmse),
       pValue(g.pValue),
       pValue(g.adjustedP),
-      g.rejected ? "rejected" : "–",
+      g.status === "untestable" ? "untestable" : g.rejected ? "rejected" : "–",
       local(g.group, a.p1Residuals),
       local(g.group, a.p2Residuals),
       String(a.p2Residuals.filter((r) => r.group === g.group && r.reversal).length),
@@ -148,7 +176,9 @@ function summaryLines(a: AgentAudit): string[] {
 function textReport(audits: readonly AgentAudit[]): string {
   const parts: string[] = [];
   for (const a of audits) {
-    parts.push(verdictLine(a), "", groupTable(a), "", ...summaryLines(a), "");
+    const untestable = untestableLines(a);
+    parts.push(verdictLine(a), "", groupTable(a), ...(untestable.length ? ["", ...untestable] : []));
+    parts.push("", ...summaryLines(a), "");
     if (a.p2Residuals.length > 0)
       parts.push("P2 residuals (R2 = Δ(a→b) − [(Y(y) − q) − (Y(x) − p)]):", p2Table(a), "");
     const rejectedP1 = a.p1Residuals.filter((r) => r.excludesZero);
@@ -172,6 +202,7 @@ function markdown(
   ];
   for (const a of audits) {
     lines.push(`## ${a.agent}`, "", `**${verdictLine(a)}**`, "", "```", groupTable(a), "```", "");
+    for (const l of untestableLines(a)) lines.push(`- ${l}`);
     for (const l of summaryLines(a)) lines.push(`- ${l}`);
     lines.push("");
     if (a.p2Residuals.length > 0) lines.push("### P2 residuals", "", "```", p2Table(a), "```", "");

@@ -69,7 +69,7 @@ export function shopHeadline(a: ShopAnalysis): Headline {
         g.passK ? `k=${g.passK.k}: ${percent(g.passK.estimate)}` : "–",
         percent(g.correctGiveUp),
         g.violationsPerBooking === null ? "–" : g.violationsPerBooking.toFixed(2),
-        g.meanCalls.toFixed(1),
+        g.meanCalls === null ? "–" : g.meanCalls.toFixed(1),
         money(g.rank1),
         money(g.sponsored),
       ]),

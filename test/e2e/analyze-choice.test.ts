@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 
 // The binary block of the default design comes first: its 3,600 tasks for each of three agents.
@@ -74,5 +75,32 @@ describe("bazaar analyze <choice run> (as a user runs it)", () => {
     expect(help.stdout).toMatch(/--bootstrap <B>\s+choice:/);
     expect(help.stdout).toMatch(/--reference-price <dollars>\s+choice:/);
     expect(existsSync(path.join(cwd, "out"))).toBe(false);
+  });
+});
+
+describe("an agent without a usable answer (issue #23)", () => {
+  it("is 'no data', not counted as engaged in the triage line", async () => {
+    const server = await startSimServer({ port: 0, faults: { rateOffFormat: 1 } });
+    try {
+      const cwd = tempDir();
+      const run = await runCli(
+        ["run", "choice", "--agent", "openai:sim-steep", "--base-url", server.url, "--limit", "4", "--json"],
+        { cwd, env: { OPENAI_API_KEY: "sk-test" } },
+      );
+      expect(run.code).toBe(0);
+      const { runId, headline } = JSON.parse(run.stdout) as {
+        runId: string;
+        headline: { agents: { status: string }[] };
+      };
+      expect(headline.agents.map((a) => a.status)).toEqual(["no-data"]);
+      const text = await runCli(["analyze", runId, "--bootstrap", "0"], { cwd });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(
+        /Triage: 0 engaged, 0 position-locked .*, 1 not triaged \(openai:sim-steep: no usable answer, 4 of 4 trials non-responses\)/,
+      );
+      expect(text.stdout).toMatch(/openai:sim-steep\s+no data/);
+    } finally {
+      await server.close();
+    }
   });
 });

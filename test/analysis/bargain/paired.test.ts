@@ -66,6 +66,21 @@ describe("paired comparison of two buyers on the same scenarios", () => {
     expect(comparePairedBuyers(rows, "x", "nobody", null).pairs).toBe(0);
   });
 
+  it("one scenario: the differences, but no zero-width interval, and the note says why", () => {
+    const rows = [...sessions("og-narrator", 1, "g", ["s1"], 1), ...sessions("plain", 0, "h", ["s1"], 1)].map(
+      scoreSession,
+    );
+    const c = comparePairedBuyers(rows, "og-narrator", "plain", null, { resamples: 200, seed: 3 });
+    expect(c).toMatchObject({ pairs: 1, scenarios: 1 });
+    expect(c.metrics.dealRateAll.difference).toBe(1);
+    for (const v of Object.values(c.metrics)) expect(v.interval).toBeNull();
+    expect(c.intervalNote).toMatch(/^1 scenario: resampling scenarios needs 2 or more/);
+    const two = [...sessions("og-narrator", 1, "g", ["s1"], 2), ...sessions("plain", 0, "h", ["s1"], 2)];
+    const c2 = comparePairedBuyers(two.map(scoreSession), "og-narrator", "plain", null, { resamples: 200 });
+    expect(c2.intervalNote).toBeNull();
+    expect(c2.metrics.dealRateAll.interval).not.toBeNull();
+  });
+
   it("compares every OG-Narrator buyer with every other buyer, per seller and pooled", () => {
     expect(defaultComparisons(["og-narrator", "sim:llm", "openai:m"])).toEqual([
       ["og-narrator", "sim:llm"],
