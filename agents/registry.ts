@@ -1,12 +1,14 @@
 import type { z } from "zod";
 import { ChoiceActionSchema } from "../environments/choice/actions.ts";
+import { CHOICE_ANSWER } from "../environments/choice/answer.ts";
 import { SHOPPER } from "../environments/choice/machine.ts";
+import type { AnswerShape } from "../environments/kernel/answer-shape.ts";
 import { UserError } from "../environments/kernel/errors.ts";
 import type { AgentEntry } from "../environments/kernel/types.ts";
 import { LlmAgent } from "./llm/agent.ts";
 import type { ResponseCache } from "./llm/cache.ts";
 import type { CallEvents } from "./llm/gate.ts";
-import { type ModelRule, modelParams } from "./llm/model-params.ts";
+import { type ModelRule, modelParams, withAnswerDefaults } from "./llm/model-params.ts";
 import { type LlmSettings, type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
 import { CHOICE_PRESETS, choiceAgentNames } from "./sim/presets.ts";
 
@@ -24,14 +26,17 @@ export interface LlmContext {
 }
 
 /**
- * Settings as the model accepts them (model-params.ts), the note to show once, and the identity that
- * enters trial keys: the requested settings, plus what was not sent when anything was not.
+ * Settings as the model accepts them (model-params.ts) with the environment's answer defaults where
+ * the user gave none, the note to show once, and the identity that enters trial keys: the requested
+ * settings with those defaults, plus what was not sent when anything was not.
  */
 export function acceptedSettings(
   spec: string,
-  requested: LlmSettings,
+  asked: LlmSettings,
   llm: LlmContext,
+  answer: AnswerShape,
 ): { settings: LlmSettings; identity: Record<string, unknown> } {
+  const requested = withAnswerDefaults(asked, answer, llm.modelRules);
   const p = modelParams(spec, requested, llm.modelRules);
   if (p.note) llm.notes?.add(p.note);
   const identity = llmIdentity(requested);
@@ -71,6 +76,7 @@ export function resolveLlmAgent(
   role: string,
   actionSchema: z.ZodDiscriminatedUnion,
   llm: LlmContext,
+  answer: AnswerShape,
 ): AgentEntry {
   const parsed = LlmSettingsSchema.safeParse({ ...llm.settings, model });
   if (!parsed.success) {
@@ -79,7 +85,7 @@ export function resolveLlmAgent(
       `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
     );
   }
-  const { settings, identity } = acceptedSettings(spec, parsed.data, llm);
+  const { settings, identity } = acceptedSettings(spec, parsed.data, llm, answer);
   return {
     label: spec,
     identity,
@@ -108,7 +114,7 @@ export function resolveChoiceAgent(spec: string, llm?: LlmContext): AgentEntry {
     }
   }
   if (kind === "openai" && name.length > 0) {
-    return resolveLlmAgent(spec, name, SHOPPER, ChoiceActionSchema, llm ?? { settings: {} });
+    return resolveLlmAgent(spec, name, SHOPPER, ChoiceActionSchema, llm ?? { settings: {} }, CHOICE_ANSWER);
   }
   throw new UserError(`unknown agent "${spec}"`, `valid agents: ${choiceAgentNames().join(", ")}`);
 }

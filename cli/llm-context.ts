@@ -67,7 +67,7 @@ export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext 
       ...(urls && urls.length > 1 ? { replicas: urls } : {}),
       temperature: opt("temperature", finite.pipe(z.number().min(0).max(2)), o.temperature),
       topP: opt("top-p", finite.pipe(z.number().gt(0).max(1)), o.topP),
-      maxTokens: opt("max-tokens", positiveInt, o.maxTokens),
+      maxTokens: opt("max-tokens", nonNegativeInt, o.maxTokens),
       seed: opt("model-seed", z.coerce.number().int(), o.modelSeed),
       reasoningEffort: opt(
         "reasoning-effort",
@@ -75,6 +75,7 @@ export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext 
         o.reasoningEffort,
       ),
       answerMode: parseOption("answer-mode", choiceOf(["tools", "text"] as const), o.answerMode),
+      toolChoice: opt("tool-choice", choiceOf(["auto", "required"] as const), o.toolChoice),
       timeoutMs: parseOption("timeout-ms", positiveInt, o.timeoutMs),
       maxRetries: parseOption("max-retries", z.coerce.number().int().nonnegative(), o.maxRetries),
       requestsPerMinute: opt("rpm", finite.pipe(z.number().positive()), o.rpm),

@@ -9,6 +9,7 @@ export interface LlmOptions {
   modelSeed?: string;
   reasoningEffort?: string;
   answerMode: string;
+  toolChoice?: string;
   timeoutMs: string;
   maxRetries: string;
   rpm?: string;
@@ -32,13 +33,20 @@ export function addLlmOptions(cmd: Command): Command {
       )
       .option("--temperature <t>", "sampling temperature for LLM agents")
       .option("--top-p <p>", "nucleus sampling for LLM agents")
-      .option("--max-tokens <n>", "answer length cap for LLM agents")
+      .option(
+        "--max-tokens <n>",
+        "output cap of each model call, in tokens (default: the environment's, below; 0 sends none)",
+      )
       .option("--model-seed <n>", "sampling seed sent with every call (plus the replicate index)")
       .option("--reasoning-effort <level>", "minimal, low, medium or high, for models that reason")
       .option(
         "--answer-mode <mode>",
         "tools (function calls) or text (the paper's plain-text protocol)",
         "text",
+      )
+      .option(
+        "--tool-choice <mode>",
+        "tools mode: required (the model must call a tool) or auto (it may answer in text) (default: the environment's, below)",
       )
       .option("--timeout-ms <ms>", "per-request timeout", "60000")
       .option("--max-retries <n>", "retries on 429/5xx/timeouts, with backoff honouring retry-after", "5")

@@ -11,10 +11,10 @@ import { registerRuns } from "./commands/runs.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
 import { registerStore } from "./commands/store.ts";
 import { registerWatch } from "./commands/watch.ts";
+import { EXIT } from "./exit.ts";
 import { consoleOutput, type Output } from "./output.ts";
 
-/** Exit codes: 0 ok, 1 failure (a bug or an outside fault), 2 bad usage or bad input. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export { EXIT };
 
 export function buildProgram(out: Output = consoleOutput): Command {
   const program = new Command("bazaar")

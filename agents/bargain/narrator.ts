@@ -1,7 +1,9 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { inventoryList } from "../../environments/bargain/prompt.ts";
+import { narratorFallbackNote } from "../../environments/bargain/record.ts";
 import { renderAction } from "../../environments/bargain/text.ts";
 import type { BargainView } from "../../environments/bargain/types.ts";
+import type { AnswerShape } from "../../environments/kernel/answer-shape.ts";
 import { samePrice } from "../../environments/kernel/money.ts";
 import { type AgentContext, addUsage, emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "../llm/cache.ts";
@@ -136,6 +138,9 @@ export function namesOnlyKnownPrices(sentence: string, request: NarrationRequest
   return true;
 }
 
+/** A narrator's answer: three short labelled lines (the reference's cap: 500 tokens). */
+export const NARRATOR_ANSWER: AnswerShape = { toolChoice: "auto", maxTokens: { text: 500, tools: 500 } };
+
 /** Attempts at a usable sentence before the template line is used (the reference's 3). */
 export const NARRATOR_ATTEMPTS = 3;
 /** Each attempt is a distinct request (its own sampling seed and cache entry). */
@@ -186,7 +191,7 @@ export class LlmNarrator implements Narrator {
     return {
       talk,
       usage,
-      note: `narrator: no usable sentence in ${NARRATOR_ATTEMPTS} answers; template line used`,
+      note: narratorFallbackNote(NARRATOR_ATTEMPTS),
     };
   }
 }

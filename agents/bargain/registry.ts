@@ -1,4 +1,5 @@
 import { BargainActionSchema } from "../../environments/bargain/actions.ts";
+import { BARGAIN_ANSWER } from "../../environments/bargain/answer.ts";
 import { PAIR_SEPARATOR } from "../../environments/bargain/record.ts";
 import type { BargainRole, BargainView } from "../../environments/bargain/types.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
@@ -7,7 +8,7 @@ import { LlmSettingsSchema } from "../llm/settings.ts";
 import { acceptedSettings, type LlmContext, resolveLlmAgent } from "../registry.ts";
 import { LlmLikeNegotiator, type LlmLikeParams } from "./llm-like.ts";
 import { MeteredAgent } from "./metered.ts";
-import { LlmNarrator, TemplateNarrator } from "./narrator.ts";
+import { LlmNarrator, NARRATOR_ANSWER, TemplateNarrator } from "./narrator.ts";
 import { type OfferSchedule, PAPER_SCHEDULE, scheduleText } from "./offer-generator.ts";
 import { OgNarratorBuyer } from "./og-narrator.ts";
 import { LLM_LIKE_PARAM_NAMES, type RoleParams, RULE_PRESETS, SIM_PRESETS } from "./presets.ts";
@@ -96,7 +97,6 @@ function ogNarrator(
     ...llm.settings,
     model,
     temperature: NARRATOR_TEMPERATURE,
-    maxTokens: llm.settings.maxTokens ?? 500,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -104,7 +104,7 @@ function ogNarrator(
       `agent ${spec}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid settings"}`,
     );
   }
-  const { settings } = acceptedSettings(spec, parsed.data, llm);
+  const { settings } = acceptedSettings(spec, parsed.data, llm, NARRATOR_ANSWER);
   const narrator = new LlmNarrator(settings, { apiKey: llm.apiKey, cache: llm.cache, events: llm.events });
   return {
     label: spec,
@@ -134,7 +134,7 @@ export function resolveBargainPlayer(
   }
   if (kind === "sim") return simulated(spec, rest, role);
   if (kind === "openai" && rest.length > 0) {
-    const entry = resolveLlmAgent(spec, rest, role, BargainActionSchema, llm);
+    const entry = resolveLlmAgent(spec, rest, role, BargainActionSchema, llm, BARGAIN_ANSWER);
     return { label: spec, identity: entry.identity, agent: entry.players[role]! };
   }
   throw unknown(spec, role);

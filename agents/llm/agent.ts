@@ -196,7 +196,12 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     thread.messages = state.messages;
     const last = state.messages.at(-1) as AIMessage | undefined;
     thread.pending = last ? pendingCalls(last, this.actionTools) : [];
-    return { action: state.action ?? { type: "reply", text: "" }, usage: state.usage };
+    const cut = last?.response_metadata?.finish_reason === "length";
+    return {
+      action: state.action ?? { type: "reply", text: "" },
+      usage: state.usage,
+      ...(cut ? { cutAt: this.settings.maxTokens ?? null } : {}),
+    };
   }
 
   endEpisode(ctx: AgentContext): void {

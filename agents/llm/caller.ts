@@ -24,6 +24,8 @@ function wireMessage(m: BaseMessage): Record<string, unknown> {
 export function toAIMessage(r: CachedResponse, AI: typeof AIMessage): AIMessage {
   return new AI({
     content: r.content,
+    // Kept, for a cached answer too: an answer stopped at the cap ("length") is not a finished one.
+    response_metadata: r.finishReason === null ? {} : { finish_reason: r.finishReason },
     tool_calls: r.toolCalls.map((c) => ({
       id: c.id,
       name: c.name,
@@ -107,7 +109,7 @@ export class ModelCaller {
       model: s.model,
       messages: messages.map(wireMessage),
       tools: tools ?? null,
-      toolChoice: tools ? "auto" : null,
+      toolChoice: tools ? (s.toolChoice ?? "auto") : null,
       params: {
         temperature: s.temperature ?? null,
         topP: s.topP ?? null,
@@ -147,6 +149,7 @@ export class ModelCaller {
       outputTokens: r.usage.outputTokens,
       reasoningTokens: r.usage.reasoningTokens,
       latencyMs,
+      ...(r.finishReason === "length" ? { cutAtCap: 1 } : {}),
     };
   }
 
@@ -180,7 +183,7 @@ export class ModelCaller {
         ai = (await chat.invoke(messages, {
           signal: attemptSignal?.signal,
           ...(seed === undefined ? {} : { seed }),
-          ...(tools ? { tools, tool_choice: "auto" as const } : {}),
+          ...(tools ? { tools, tool_choice: this.settings.toolChoice ?? "auto" } : {}),
         })) as AIMessage;
       } catch (err) {
         if (signal?.aborted) {

@@ -10,6 +10,10 @@
  * - tool-call `arguments` sent as an object (LM Studio / llama.cpp) or as "" become a JSON string;
  * - reasoning written into `content` as `<think>…</think>` (Ollama's thinking models, DeepSeek-R1
  *   distills) moves out of the answer into `reasoning_content`, where DeepSeek and vLLM put it;
+ * - a tool call without an id, or with "" (llama.cpp's server), gets a stable made-up one
+ *   (`call_<hash>` of the completion's id, its place, name and arguments — the same for the same
+ *   answer, distinct between answers): the thread answers it as a tool message under
+ *   that id, and sends the id back with the assistant message — never a user message in its stead;
  * - `finish_reason` "stop" on a message that calls tools becomes "tool_calls".
  * A missing `usage` is left missing (the agent records zero tokens).
  */
@@ -60,6 +64,12 @@ function callFrom(text: string): { name: string; args: Record<string, unknown> }
   }
 }
 
+/** A tool call's id where the server gave none: the same for the same call of the same answer. */
+function madeUpId(completion: unknown, index: number, name: unknown, args: unknown): string {
+  const text = `${String(completion ?? "")}\u0000${index}\u0000${String(name)}\u0000${String(args)}`;
+  return `call_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+}
+
 /** Tool calls written as text, for offered tools only; null when the text is not (only) that. */
 function textToolCalls(content: string, offered: ReadonlySet<string>): ToolCall[] | null {
   const blocks = [...content.matchAll(HERMES)].map((m) => m[1]!);
@@ -75,7 +85,10 @@ function textToolCalls(content: string, offered: ReadonlySet<string>): ToolCall[
 }
 
 /** Normalizes one parsed completion in place; `offered` are the tool names the request offered. */
-export function normalizeCompletion(body: { choices?: Choice[] }, offered: ReadonlySet<string>): void {
+export function normalizeCompletion(
+  body: { id?: unknown; choices?: Choice[] },
+  offered: ReadonlySet<string>,
+): void {
   for (const choice of body.choices ?? []) {
     const m = choice.message;
     if (!m) continue;
@@ -88,12 +101,14 @@ export function normalizeCompletion(body: { choices?: Choice[] }, offered: Reado
       }
     }
     const calls = m.tool_calls ?? [];
-    for (const c of calls) {
-      if (!c.function) continue;
+    calls.forEach((c, i) => {
+      if (!c.function) return;
       const a = c.function.arguments;
       if (a === "" || a === undefined || a === null) c.function.arguments = "{}";
       else if (typeof a === "object") c.function.arguments = JSON.stringify(a);
-    }
+      if (typeof c.id !== "string" || c.id === "")
+        c.id = madeUpId(body.id, i, c.function.name, c.function.arguments);
+    });
     if (calls.length === 0 && offered.size > 0 && typeof m.content === "string" && m.content.trim() !== "") {
       const fromText = textToolCalls(m.content, offered);
       if (fromText) {

@@ -7,7 +7,8 @@ import type { LlmSettings } from "./settings.ts";
 /** What happened at the wire: for live views and tests (counts, not contents). */
 export interface CallEvents {
   onRetry?(info: { model: string; attempt: number; delayMs: number; reason: string }): void;
-  onBreakerOpen?(info: { model: string; reason: string; untilMs: number }): void;
+  /** `inARow`: times the breaker opened with no successful call between (absent for a pool). */
+  onBreakerOpen?(info: { model: string; reason: string; untilMs: number; inARow?: number }): void;
   /** A replica of an endpoint pool was taken out by its breaker (the others take its requests). */
   onReplicaOut?(info: { model: string; replica: string; reason: string; untilMs: number }): void;
 }
@@ -79,8 +80,8 @@ class Endpoint {
         events.onReplicaOut?.({ model: s.model, replica, reason, untilMs }),
       );
     this.limiter = new RateLimiter(s.requestsPerMinute, s.tokensPerMinute);
-    this.breaker = new CircuitBreaker(s.breakerThreshold, s.breakerCooldownMs, (reason, untilMs) =>
-      events.onBreakerOpen?.({ model: s.model, reason, untilMs }),
+    this.breaker = new CircuitBreaker(s.breakerThreshold, s.breakerCooldownMs, (reason, untilMs, inARow) =>
+      events.onBreakerOpen?.({ model: s.model, reason, untilMs, inARow }),
     );
   }
 }

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { AnswerShape } from "../../environments/kernel/answer-shape.ts";
 import { InvalidFileError, type Problem, UserError } from "../../environments/kernel/errors.ts";
 import type { LlmSettings } from "./settings.ts";
 
@@ -31,6 +32,11 @@ export const ModelRuleSchema = z.object({
   drop: z.array(z.enum(DROPPABLE)).default([]),
   /** Where the answer-length cap (`--max-tokens`) goes. */
   maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+  /**
+   * Tokens a reasoning model spends thinking before it answers, added to an environment's default
+   * cap (the cap counts them: a default sized for the answer alone would cut the reasoning).
+   */
+  reasoningRoom: z.number().int().nonnegative().optional(),
   /** Why (shown when a setting the user asked for is dropped). */
   why: z.string().min(1),
 });
@@ -42,6 +48,7 @@ export const DEFAULT_MODEL_RULES: readonly ModelRule[] = [
     match: "^o\\d",
     drop: ["temperature", "topP"],
     maxTokensField: "max_completion_tokens",
+    reasoningRoom: 16_384,
     why: "OpenAI's o-series reasoning models reject temperature and top_p (HTTP 400 unsupported_parameter) and take max_completion_tokens",
   },
   {
@@ -49,12 +56,14 @@ export const DEFAULT_MODEL_RULES: readonly ModelRule[] = [
     match: "^gpt-5(?!-chat)",
     drop: ["temperature", "topP"],
     maxTokensField: "max_completion_tokens",
+    reasoningRoom: 16_384,
     why: "OpenAI's GPT-5 reasoning models reject temperature and top_p and take max_completion_tokens",
   },
   {
     name: "deepseek-reasoner",
     match: "^deepseek-reasoner",
     drop: ["temperature", "topP"],
+    reasoningRoom: 16_384,
     why: "DeepSeek's reasoner does not support temperature and top_p (its API ignores them)",
   },
 ];
@@ -70,9 +79,30 @@ export interface ModelParams {
   note: string | null;
 }
 
-function ruleFor(model: string, rules: readonly ModelRule[]): ModelRule | null {
+/** The first rule for a model (the user's before the defaults), or null. */
+export function ruleFor(model: string, rules: readonly ModelRule[]): ModelRule | null {
   for (const r of rules) if (new RegExp(r.match).test(model)) return r;
   return null;
+}
+
+/**
+ * The settings with the environment's answer defaults where the user gave none: the output cap for
+ * the answer mode (plus the model family's reasoning room), `--max-tokens 0` as no cap at all, and
+ * tools mode's `tool_choice`. What this returns is what the agent's identity records.
+ */
+export function withAnswerDefaults(
+  settings: LlmSettings,
+  answer: AnswerShape,
+  userRules: readonly ModelRule[] = [],
+): LlmSettings {
+  const rule = ruleFor(settings.model, [...userRules, ...DEFAULT_MODEL_RULES]);
+  const cap =
+    settings.maxTokens === undefined
+      ? answer.maxTokens[settings.answerMode] + (rule?.reasoningRoom ?? 0)
+      : settings.maxTokens === 0
+        ? undefined
+        : settings.maxTokens;
+  return { ...settings, maxTokens: cap, toolChoice: settings.toolChoice ?? answer.toolChoice };
 }
 
 /** The settings as the model accepts them (first matching rule; user rules before the defaults). */

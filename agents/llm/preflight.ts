@@ -3,8 +3,10 @@
  * wrong with the configuration — a rejected key (401/403), an unknown model (404, or not in the
  * server's model list), an endpoint that does not answer — and stops the run with one line saying
  * what to fix (DESIGN.md § Failures are not answers). `GET <base>/models` is asked first (free on
- * every OpenAI-compatible server that has it); where a server has no model list, one chat completion
- * of a single token is.
+ * every OpenAI-compatible server that has it) for the models. The key is proven by a request that
+ * needs it: the list itself where the server refuses it without the key (OpenAI), else one chat
+ * completion of a single token per endpoint and key (llama.cpp lists its models to anyone); where a
+ * server has no model list, one per model tells a rejected key from an unknown model.
  */
 
 import { request as httpRequest } from "node:http";
@@ -162,9 +164,10 @@ export async function preflight(
       const base = baseURL.replace(/\/+$/, "");
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-      const ask = async (path: string, method = "GET", body?: string) => {
+      const ask = async (path: string, method = "GET", body?: string, withKey = true) => {
         try {
-          return await send(`${base}${path}`, { method, headers, body, timeoutMs });
+          const h = withKey ? headers : { "content-type": "application/json" };
+          return await send(`${base}${path}`, { method, headers: h, body, timeoutMs });
         } catch (err) {
           throw unreachable(baseURL, err);
         }
@@ -175,11 +178,22 @@ export async function preflight(
           `${baseURL} rejected the API key (HTTP ${res.status}: ${errorText(res)})`,
           KEY_HINT,
         );
+      // One completion of one token: what every server checks the key on (llama.cpp's answers
+      // `/models` to any key), and where a server has no model list, what tells key and model apart.
+      const probe = async (model: string) => {
+        const res = await ask(
+          "/chat/completions",
+          "POST",
+          JSON.stringify({ model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 }),
+        );
+        if (res.status === 401 || res.status === 403) throw rejected(res);
+        return res;
+      };
       const list = await ask("/models");
       if (list.status === 401 || list.status === 403) throw rejected(list);
       const served = list.status === 200 ? models(parsed(list.text)) : null;
-      for (const { model } of group) {
-        if (served) {
+      if (served) {
+        for (const { model } of group) {
           if (served.includes(model)) continue;
           const shown =
             served.slice(0, 8).join(", ") + (served.length > 8 ? `, … (${served.length} in all)` : "");
@@ -189,17 +203,23 @@ export async function preflight(
             `it serves: ${shown}`,
           );
         }
+        // The key is proven when the list needed it: asked without the key, the server refuses it.
+        if (apiKey) {
+          const open = await ask("/models", "GET", undefined, false);
+          if (open.status === 401 || open.status === 403) return;
+        }
+        // A list open to anyone proves nothing: any answer to a completion but 401/403 says the key
+        // (or no key) gets through — a 400 for the one-token cap or a 429 too.
+        await probe(group[0]!.model);
+        return;
+      }
+      for (const { model } of group) {
         // No model list here: one completion of one token tells key and model apart.
-        const probe = await ask(
-          "/chat/completions",
-          "POST",
-          JSON.stringify({ model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 }),
-        );
-        if (probe.status === 401 || probe.status === 403) throw rejected(probe);
-        if (probe.status === 404)
+        const res = await probe(model);
+        if (res.status === 404)
           throw new AgentFailure(
             "configuration",
-            `model ${model} is not served at ${baseURL} (HTTP 404: ${errorText(probe)})`,
+            `model ${model} is not served at ${baseURL} (HTTP 404: ${errorText(res)})`,
             "check the model name after openai: and --base-url",
           );
       }

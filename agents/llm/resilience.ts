@@ -162,11 +162,13 @@ export class CircuitBreaker {
   /** Opened and not yet closed by a success: after the cooldown, one failure re-opens it. */
   private probing = false;
   private why = "";
+  /** Times it opened with no success between: a model that fails every call, cooldown after cooldown. */
+  private opensInARow = 0;
 
   constructor(
     readonly threshold: number,
     readonly cooldownMs: number,
-    private readonly onOpen: (reason: string, untilMs: number) => void = () => {},
+    private readonly onOpen: (reason: string, untilMs: number, inARow: number) => void = () => {},
   ) {}
 
   get isOpen(): boolean {
@@ -195,6 +197,7 @@ export class CircuitBreaker {
   success(): void {
     this.failures = 0;
     this.probing = false;
+    this.opensInARow = 0;
   }
 
   failure(reason: string): void {
@@ -210,6 +213,7 @@ export class CircuitBreaker {
     this.probing = true;
     this.why = why;
     this.failures = 0;
-    this.onOpen(why, this.openUntil);
+    this.opensInARow++;
+    this.onOpen(why, this.openUntil, this.opensInARow);
   }
 }

@@ -15,7 +15,8 @@ export const LlmSettingsSchema = z.object({
   replicas: z.array(z.string().url()).min(2).optional(),
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().gt(0).max(1).optional(),
-  maxTokens: z.number().int().positive().optional(),
+  /** The output cap in tokens; 0 asks for none (resolved with the environment's default: `answerSettings`). */
+  maxTokens: z.number().int().nonnegative().optional(),
   /** Base sampling seed, sent with every call (plus the replicate index, so replicates differ). */
   seed: z.number().int().optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
@@ -25,6 +26,8 @@ export const LlmSettingsSchema = z.object({
   sendSeed: z.boolean().default(true),
   /** `tools`: the environment's actions as function tools; `text`: the paper's plain-text protocol. */
   answerMode: z.enum(["tools", "text"]).default("text"),
+  /** Tools mode: whether the model must call a tool; the environment's default when absent. */
+  toolChoice: z.enum(["auto", "required"]).optional(),
   timeoutMs: z.number().int().positive().default(60_000),
   maxRetries: z.number().int().nonnegative().default(5),
   requestsPerMinute: z.number().positive().default(Number.POSITIVE_INFINITY),
@@ -57,5 +60,7 @@ export function llmIdentity(s: LlmSettings): Record<string, unknown> {
     seed: s.seed ?? null,
     reasoningEffort: s.reasoningEffort ?? null,
     answerMode: s.answerMode,
+    // Only where it is sent: text-mode runs keep the identity they had before it existed.
+    ...(s.answerMode === "tools" ? { toolChoice: s.toolChoice ?? "auto" } : {}),
   };
 }

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import type { SimModels } from "./decide.ts";
-import { type Dialect, inDialect } from "./dialects.ts";
+import { type Dialect, inDialect, lazyToolCall } from "./dialects.ts";
 import { isProblem, type RequestProblem, readChatRequest } from "./request.ts";
 import { completionBody, errorBody } from "./wire.ts";
 
@@ -94,6 +94,7 @@ export class LineAnswerer {
       });
     }
     const decision = await this.models.decide(request);
+    const lazy = lazyToolCall(this.dialect, request.toolChoice, decision.digest);
     const { id } = this.ids();
     const body = inDialect(
       this.dialect,
@@ -102,10 +103,11 @@ export class LineAnswerer {
         model: request.model,
         created: Math.floor(Date.now() / 1000),
         decision,
-        toolMode: request.toolMode,
-        callableTools: request.callableTools,
+        toolMode: request.toolMode && !lazy,
+        callableTools: lazy ? [] : request.callableTools,
         toolChars: request.toolChars,
         offFormat: null,
+        maxTokens: request.maxTokens,
       }),
     );
     return this.withResponse(line.customId, 200, body);

@@ -15,8 +15,15 @@
  *   and the prompt-cache counters `prompt_cache_hit_tokens` / `prompt_cache_miss_tokens`.
  * - `lmstudio` — LM Studio (llama.cpp) builds that send tool-call `arguments` as a JSON object, not a
  *   string, and answer without `usage`.
+ * - `llamacpp` — llama.cpp's `llama-server`: tool calls with an empty `id`; tool calls constrained by
+ *   a grammar only lazily under `tool_choice: "auto"`, so the model answers in text about half the
+ *   time unless the tool is `required` (`lazyToolCall`); `GET /v1/models` answers without checking the
+ *   key, and any model name is served by the one model it has loaded (the server's part).
+ *
+ * Every dialect stops a text reply at the request's output cap with `finish_reason` "length"
+ * (`completionBody`).
  */
-export const DIALECTS = ["openai", "vllm", "ollama", "deepseek", "lmstudio"] as const;
+export const DIALECTS = ["openai", "vllm", "ollama", "deepseek", "lmstudio", "llamacpp"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
 interface WireToolCall {
@@ -84,6 +91,9 @@ function rewrite(dialect: Exclude<Dialect, "openai">, c: Completion): void {
       case "lmstudio":
         for (const t of calls) t.function.arguments = args(t);
         break;
+      case "llamacpp":
+        for (const t of calls) t.id = "";
+        break;
     }
   }
   if (dialect === "vllm" && c.usage) c.usage.prompt_tokens_details = null;
@@ -97,6 +107,19 @@ function rewrite(dialect: Exclude<Dialect, "openai">, c: Completion): void {
     c.usage.prompt_cache_miss_tokens = c.usage.prompt_tokens;
   }
   if (dialect === "lmstudio") delete c.usage;
+}
+
+/**
+ * Whether the dialect's server lets the model answer in text although tools were offered: llama.cpp
+ * applies its tool-call grammar lazily under `tool_choice` "auto" (or none given), so a small model
+ * often writes text instead; "required" forces the call. Half the requests, by the decision's digest.
+ */
+export function lazyToolCall(dialect: Dialect, toolChoice: string | null, digest: string): boolean {
+  return (
+    dialect === "llamacpp" &&
+    (toolChoice === "auto" || toolChoice === null) &&
+    Number.parseInt(digest.slice(0, 2), 16) % 2 === 1
+  );
 }
 
 /** The completion body as the dialect's server would write it. */

@@ -32,6 +32,10 @@ export interface ChatRequest {
   callableTools: string[];
   /** Characters of tool definitions, for the prompt-token estimate. */
   toolChars: number;
+  /** The output cap asked for (`max_tokens`, or `max_completion_tokens`), in tokens; null without one. */
+  maxTokens: number | null;
+  /** `tool_choice` as sent: "auto", "required", "none", a named function ("function"), or absent. */
+  toolChoice: "auto" | "required" | "none" | "function" | null;
 }
 
 /** A request the server refuses: HTTP status, OpenAI error body fields. */
@@ -158,6 +162,8 @@ export function readChatRequest(body: unknown): ChatRequest | RequestProblem {
   if (!Number.isInteger(n) || n < 1 || n > MAX_CHOICES) {
     return invalid(`'n' must be a whole number from 1 to ${MAX_CHOICES}`, "n");
   }
+  const maxTokens = optionalNumber(body, "max_tokens") ?? optionalNumber(body, "max_completion_tokens");
+  if (isProblem(maxTokens)) return maxTokens;
   const names = toolNames(body.tools);
   if (isProblem(names)) return names;
   const toolMode = chooseToolMode(names, body.tool_choice);
@@ -178,6 +184,13 @@ export function readChatRequest(body: unknown): ChatRequest | RequestProblem {
     toolMode,
     callableTools,
     toolChars: names.length > 0 ? JSON.stringify(body.tools).length : 0,
+    maxTokens,
+    toolChoice:
+      choice === undefined || choice === null
+        ? null
+        : isObject(choice)
+          ? "function"
+          : (choice as "auto" | "required" | "none"),
   };
 }
 

@@ -74,14 +74,17 @@ export const SIM_OUTCOMES = [
 export type SimOutcome = (typeof SIM_OUTCOMES)[number];
 
 export interface SimStats {
-  /** Chat-completion requests received (other endpoints are not counted). */
+  /** Chat-completion requests received (other endpoints are not counted), preflight probes apart. */
   requests: number;
+  /** bazaar's preflight probes: one-token completions that prove a key (agents/llm/preflight.ts). */
+  probes: number;
   /** Valid requests per model (`sim-steep`, …); refused requests count only as `bad-request`. */
   byModel: Record<string, number>;
   byOutcome: Record<SimOutcome, number>;
   /**
    * Valid requests that carried each sampling field (`temperature`, `top_p`, `max_tokens`,
-   * `max_completion_tokens`, `seed`, `reasoning_effort`): what clients actually send.
+   * `max_completion_tokens`, `seed`, `reasoning_effort`) and tool results (`tool_results`: requests
+   * with a `tool` message): what clients actually send.
    */
   sent: Record<string, number>;
   /** Chat-completion requests being handled right now, and the most at once since the start. */

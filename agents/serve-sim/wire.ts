@@ -42,7 +42,7 @@ interface WireChoice {
   index: number;
   message: { role: "assistant"; content: string | null; tool_calls?: unknown[]; refusal: null };
   logprobs: null;
-  finish_reason: "stop" | "tool_calls";
+  finish_reason: "stop" | "tool_calls" | "length";
 }
 
 /** A reply that calls one function (the id comes from the decision digest: stable across retries). */
@@ -142,18 +142,37 @@ export interface CompletionInput {
   toolChars: number;
   /** Injected off-format fault: every choice says this instead of choosing. */
   offFormat: string | null;
+  /**
+   * The request's output cap in tokens (null: none): a text reply longer than it is cut there with
+   * `finish_reason` "length", as a model server stops generating at the cap.
+   */
+  maxTokens: number | null;
+}
+
+/** A text choice stopped at `maxTokens` (≈ 4 characters a token, as `tokens` counts them). */
+function capped(r: { choice: WireChoice; chars: number }, maxTokens: number | null) {
+  const content = r.choice.message.content;
+  if (maxTokens === null || content === null || tokens(content.length) <= maxTokens) return r;
+  const cut = content.slice(0, Math.max(0, maxTokens) * 4);
+  return {
+    choice: { ...r.choice, message: { ...r.choice.message, content: cut }, finish_reason: "length" as const },
+    chars: cut.length,
+  };
 }
 
 export function completionBody(c: CompletionInput): string {
   const choices: WireChoice[] = new Array(c.decision.replies.length);
   let completionChars = 0;
   c.decision.replies.forEach((reply, i) => {
-    const r = choiceFor(
-      c.offFormat === null ? reply : { kind: "text", text: c.offFormat },
-      i,
-      c.decision,
-      c.toolMode,
-      c.callableTools,
+    const r = capped(
+      choiceFor(
+        c.offFormat === null ? reply : { kind: "text", text: c.offFormat },
+        i,
+        c.decision,
+        c.toolMode,
+        c.callableTools,
+      ),
+      c.maxTokens,
     );
     choices[i] = r.choice;
     completionChars += r.chars;

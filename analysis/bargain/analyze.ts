@@ -1,3 +1,4 @@
+import { mostlyTemplateSentence } from "./narrator.ts";
 import { comparePairedBuyers, type PairedComparison, type PairedOptions } from "./paired.ts";
 import { type ScoredSession, type SessionInput, scoreSession } from "./session.ts";
 import { type ByInterest, summarizeByInterest } from "./summary.ts";
@@ -17,12 +18,22 @@ export interface BargainAnalysis {
   sellers: string[];
   /** Per buyer × seller pairing, MI / CI / ALL. */
   pairings: PairingSummary[];
-  /** Per buyer, all its sellers pooled. */
-  byBuyer: { buyer: string; summary: ByInterest }[];
+  /**
+   * Per buyer, all its sellers pooled; with an LLM narrator, its narrated turns and template
+   * fallbacks (summary.ALL.narrator, repeated here), else null.
+   */
+  byBuyer: {
+    buyer: string;
+    summary: ByInterest;
+    narratorTurns: number | null;
+    narratorFallbacks: number | null;
+  }[];
   /** Per seller, all its buyers pooled. */
   bySeller: { seller: string; summary: ByInterest }[];
   /** Each OG-Narrator buyer against each other buyer, per seller and pooled (null seller). */
   comparisons: PairedComparison[];
+  /** Plain warnings: buyers whose results are mostly the template narrator's, not their model's. */
+  notes: string[];
 }
 
 export interface AnalyzeOptions extends PairedOptions {
@@ -64,6 +75,11 @@ export function analyzeBargain(
   const comparisons = (options.compare ?? defaultComparisons(buyers)).flatMap(([t, c]) =>
     [...sellers, null].map((seller) => comparePairedBuyers(sessions, t, c, seller, options)),
   );
+  const byBuyer = buyers.map((buyer) => {
+    const summary = summarizeByInterest(sessions.filter((s) => s.buyer === buyer));
+    const n = summary.ALL.narrator;
+    return { buyer, summary, narratorTurns: n?.turns ?? null, narratorFallbacks: n?.fallbacks ?? null };
+  });
   return {
     sessions: sessions.length,
     scenarios: {
@@ -74,14 +90,12 @@ export function analyzeBargain(
     buyers,
     sellers,
     pairings,
-    byBuyer: buyers.map((buyer) => ({
-      buyer,
-      summary: summarizeByInterest(sessions.filter((s) => s.buyer === buyer)),
-    })),
+    byBuyer,
     bySeller: sellers.map((seller) => ({
       seller,
       summary: summarizeByInterest(sessions.filter((s) => s.seller === seller)),
     })),
     comparisons: comparisons.filter((c) => c.pairs > 0),
+    notes: byBuyer.flatMap((b) => mostlyTemplateSentence(b.buyer, b.summary.ALL.narrator) ?? []),
   };
 }

@@ -7,6 +7,16 @@ export {
 } from "./analyze.ts";
 export { bargainFigures, type Figure, groupedBars } from "./figures.ts";
 export {
+  fallbackText,
+  hasLlmNarrator,
+  MOSTLY_TEMPLATE,
+  mostlyTemplateSentence,
+  type NarratorInput,
+  type NarratorUse,
+  narratorUse,
+  sumNarratorUse,
+} from "./narrator.ts";
+export {
   comparePairedBuyers,
   PAIRED_METRICS,
   type PairedComparison,

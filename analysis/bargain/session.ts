@@ -1,4 +1,5 @@
 import type { BargainRole, EndReason, Interest, SessionOutcome } from "../../environments/bargain/types.ts";
+import { type NarratorInput, type NarratorUse, narratorUse } from "./narrator.ts";
 
 /** What scoring reads of a session record (the export contract has these fields and more). */
 export interface SessionInput {
@@ -15,6 +16,8 @@ export interface SessionInput {
   invalidSide: BargainRole | null;
   dealPrice: number | null;
   turns: number;
+  /** The messages, read only to count an LLM narrator's template fallbacks. */
+  transcript?: NarratorInput["transcript"];
 }
 
 export const INVALID_CAUSES = [
@@ -48,6 +51,8 @@ export interface ScoredSession {
   /** P′_s = (D − C) / |B′ − C|. */
   sellerNormalized: number | null;
   turns: number;
+  /** An LLM narrator's turns and template fallbacks; null for other buyers. */
+  narrator: NarratorUse | null;
 }
 
 /**
@@ -100,5 +105,6 @@ export function scoreSession(s: SessionInput): ScoredSession {
     buyerNormalized,
     sellerNormalized,
     turns: s.turns,
+    narrator: narratorUse(s),
   };
 }

@@ -1,4 +1,5 @@
 import { mean, quantile } from "../stats/index.ts";
+import { type NarratorUse, sumNarratorUse } from "./narrator.ts";
 import { INVALID_CAUSES, type InvalidCause, type ScoredSession } from "./session.ts";
 
 export interface SideProfit {
@@ -27,6 +28,8 @@ export interface GroupSummary {
   /** Turns of the sessions that ended in a deal. */
   turnsToDeal: { mean: number; median: number } | null;
   invalidByCause: Record<InvalidCause, number>;
+  /** LLM narrator turns and how many fell back to the template line; null without an LLM narrator. */
+  narrator: NarratorUse | null;
 }
 
 export const GROUPS = ["MI", "CI", "ALL"] as const;
@@ -69,6 +72,7 @@ export function summarizeGroup(sessions: readonly ScoredSession[]): GroupSummary
     ),
     turnsToDeal: turns.length > 0 ? { mean: mean(turns), median: quantile(turns, 0.5) } : null,
     invalidByCause,
+    narrator: sumNarratorUse(sessions.map((s) => s.narrator)),
   };
 }
 

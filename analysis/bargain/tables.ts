@@ -1,4 +1,5 @@
 import type { BargainAnalysis } from "./analyze.ts";
+import { fallbackText } from "./narrator.ts";
 import { PAIRED_METRICS, type PairedMetric } from "./paired.ts";
 import { INVALID_CAUSES } from "./session.ts";
 import { type ByInterest, GROUPS, type GroupSummary } from "./summary.ts";
@@ -45,6 +46,10 @@ function profitCells(g: GroupSummary): string[] {
     num(g.seller.meanNormalized),
     num(g.seller.snp, 2),
   ];
+}
+
+function narratorCell(g: GroupSummary): string {
+  return g.narrator ? fallbackText(g.narrator) : dash;
 }
 
 const RATE_HEADER = ["sessions", "valid", "deals", "deal rate (valid)", "deal rate (all)", "turns to deal"];
@@ -97,12 +102,20 @@ export function bargainTables(a: BargainAnalysis): Table[] {
     "deal rate (valid) divides deals by valid sessions (the reference's MI/CI convention); deal rate (all) by all sessions, invalid included (its ALL convention).";
   const profitNote =
     "P_b = B − D, P_s = D − C; P′ divides by |B − C| after the small-gap rule (|B − C| < $1 ⇒ B := C ± 1); SNP = Σ P′ over deals. No-deal sessions add 0.";
+  // Only runs with an LLM narrator get the column: the template narrator never falls back.
+  const narrated = a.byBuyer.some((b) => b.narratorTurns !== null);
+  const narratorHeader = narrated ? ["narrator fallbacks"] : [];
+  const narratorNote = narrated
+    ? " narrator fallbacks: the LLM narrator's turns that used the template line (no usable sentence in its answers)."
+    : "";
+  const withNarrator = (cells: (g: GroupSummary) => string[]) => (g: GroupSummary) =>
+    narrated ? [...cells(g), narratorCell(g)] : cells(g);
   const tables: Table[] = [
     {
       title: "Deal rates per pairing",
-      note: rateNote,
-      header: ["buyer", "seller", "group", ...RATE_HEADER],
-      rows: a.pairings.flatMap((p) => byGroup([p.buyer, p.seller], p.summary, rateCells)),
+      note: rateNote + narratorNote,
+      header: ["buyer", "seller", "group", ...RATE_HEADER, ...narratorHeader],
+      rows: a.pairings.flatMap((p) => byGroup([p.buyer, p.seller], p.summary, withNarrator(rateCells))),
     },
     {
       title: "Profits per pairing",
@@ -112,13 +125,13 @@ export function bargainTables(a: BargainAnalysis): Table[] {
     },
     {
       title: "Per buyer, all sellers pooled",
-      header: ["buyer", "group", ...RATE_HEADER, "buyer mean P′", "buyer SNP"],
+      header: ["buyer", "group", ...RATE_HEADER, "buyer mean P′", "buyer SNP", ...narratorHeader],
       rows: a.byBuyer.flatMap((b) =>
-        byGroup([b.buyer], b.summary, (g) => [
-          ...rateCells(g),
-          num(g.buyer.meanNormalized),
-          num(g.buyer.snp, 2),
-        ]),
+        byGroup(
+          [b.buyer],
+          b.summary,
+          withNarrator((g) => [...rateCells(g), num(g.buyer.meanNormalized), num(g.buyer.snp, 2)]),
+        ),
       ),
     },
     {
@@ -136,7 +149,7 @@ export function bargainTables(a: BargainAnalysis): Table[] {
     const first = a.comparisons[0]!;
     tables.push({
       title: "Paired comparison of buyers on the same scenarios",
-      note: `difference = first − second buyer; ${Math.round(first.level * 100)}% percentile bootstrap intervals over scenarios (${first.resamples} resamples).`,
+      note: `difference = first − second buyer; ${Math.round(first.level * 100)}% percentile bootstrap intervals over scenarios (${first.resamples} resamples)${a.comparisons.some((c) => c.intervalNote) ? "; none from a single scenario (resampling it gives a zero-width interval)" : ""}.`,
       header: ["buyers", "seller", "pairs", "metric", "first", "second", "difference", "interval"],
       rows: a.comparisons.flatMap((c) =>
         PAIRED_METRICS.map((m) => {

@@ -38,15 +38,22 @@ export async function analyzeRun(
       run.failed > 0
         ? `${run.failed.toLocaleString("en-US")} trial${run.failed === 1 ? "" : "s"} of this run failed (a model call that failed after every retry) and ${run.failed === 1 ? "is" : "are"} in no estimate; the run's own \`bazaar run\` command runs them again`
         : null;
+    // Non-responses that are answers cut at the output cap: the cap's doing, not the model's answer.
+    const cut = store.cutNonResponseCount(runId);
+    const cutNote =
+      cut > 0
+        ? `${cut.toLocaleString("en-US")} of the non-responses ${cut === 1 ? "is an answer" : "are answers"} cut at the output cap (finish_reason "length"), not ${cut === 1 ? "an answer" : "answers"} the model finished: raise --max-tokens (a new run)`
+        : null;
+    const notes = [failedNote, cutNote].filter((n): n is string => n !== null);
     if (o.json)
       printJson(
         out,
         result.json !== null && typeof result.json === "object" && !Array.isArray(result.json)
-          ? { ...result.json, failedTrials: run.failed }
+          ? { ...result.json, failedTrials: run.failed, nonResponsesCutAtCap: cut }
           : result.json,
       );
-    else if (!o.report) out.log(failedNote ? `${result.text}\n\n${failedNote}` : result.text);
-    if (failedNote && (o.json || o.report)) out.error(failedNote);
+    else if (!o.report) out.log([result.text, ...notes].join("\n\n"));
+    if (o.json || o.report) for (const n of notes) out.error(n);
   } finally {
     store.close();
   }

@@ -9,6 +9,7 @@ import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
+import { EXIT } from "../exit.ts";
 import { DeferredCache, llmContextFrom } from "../llm-context.ts";
 import type { LlmOptions } from "../llm-options.ts";
 import { parseOption, positiveInt } from "../options.ts";
@@ -44,7 +45,7 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
   const lines = [
     `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time${others}, ${n(earlier)} before)`,
     `agents: ${plan.agents.map((a) => a.label).join(", ")} · ${n(plan.tasks.length)} tasks × ${plan.replicates} replicate(s)`,
-    `non-responses this time: ${n(result.nonResponsesNow)}${pct}`,
+    `non-responses this time: ${n(result.nonResponsesNow)}${pct}${result.cutAtCapNow > 0 ? `, ${n(result.cutAtCapNow)} of them answers cut at the output cap (--max-tokens raises it)` : ""}`,
     `store: ${shownStore(storePath)}`,
   ];
   if (result.failed > 0)
@@ -108,18 +109,31 @@ async function headlineOf(
   }
 }
 
+/**
+ * Pauses of a model's circuit breaker in a row, with no call answered between, after which a run
+ * stops: the endpoint is down, not flaky, and grinding on only adds failed trials.
+ */
+const PAUSES_BEFORE_STOPPING = 3;
+
 /** `bazaar run <env>`: plans the run, checks the endpoints, runs it into the store and reports. */
 export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output): Promise<void> {
   const cache = new DeferredCache();
   const llm = llmContextFrom(o, cache);
   let retries = 0;
   let view: RunView | null = null;
+  const controller = new AbortController();
+  let stoppedBy: string | null = null;
   llm.events = {
     onRetry: ({ model }) => {
       retries++;
       view?.retry(model);
     },
-    onBreakerOpen: ({ model, reason, untilMs }) => {
+    onBreakerOpen: ({ model, reason, untilMs, inARow }) => {
+      if ((inARow ?? 0) >= PAUSES_BEFORE_STOPPING) {
+        stoppedBy ??= `model ${model} answered nothing through ${inARow} pauses of its circuit breaker (last: ${reason})`;
+        controller.abort();
+        return;
+      }
       const message = `model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`;
       if (view) view.error(message);
       else out.error(message);
@@ -145,7 +159,6 @@ export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out:
     const n = store.deleteAgentErrorTrials(plan.runId);
     out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
   }
-  const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
   process.once("SIGTERM", onSigint);
@@ -215,11 +228,22 @@ export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out:
         for (const n of ending.next) out.log(`  ${n.command.padEnd(width)}  ${n.gives}`);
       }
     }
-    if (result.interrupted) {
+    const failedLine = () =>
+      `${result.failed.toLocaleString("en-US")} trial${result.failed === 1 ? "" : "s"} of the run failed (missing data, in no estimate); the same command runs ${result.failed === 1 ? "it" : "them"} again`;
+    if (stoppedBy) {
+      out.error(
+        `stopped: ${stoppedBy}; ${result.stored} of ${result.target} trials are stored${result.failed > 0 ? `, ${failedLine()}` : ""} — run the same command again once the endpoint answers`,
+      );
+      process.exitCode = EXIT.incomplete;
+    } else if (result.interrupted) {
       out.error(
         `interrupted: ${result.stored} of ${result.target} trials are stored; run the same command again to resume`,
       );
-      process.exitCode = 130;
+      process.exitCode = EXIT.interrupted;
+    } else if (result.failed > 0) {
+      // Not whole: exit 0 only when every trial the command asked for is stored.
+      out.error(failedLine());
+      process.exitCode = EXIT.incomplete;
     }
   } catch (err) {
     if (view && !watched) await view.finish(null, err);

@@ -8,6 +8,7 @@ import {
   type SessionInput,
   type Table,
 } from "../../analysis/bargain/index.ts";
+import { fallbackText } from "../../analysis/bargain/narrator.ts";
 import { pct } from "../../analysis/bargain/tables.ts";
 import type { BargainTrialRecord } from "../../environments/bargain/record.ts";
 import { renderAction } from "../../environments/bargain/text.ts";
@@ -51,9 +52,10 @@ export function transcriptText(r: BargainTrialRecord): string {
       .filter(Boolean)
       .join(", ");
     const said = `turn ${m.turn} · ${m.role.padEnd(6)} ${action.padEnd(18)} ${m.talk}${extra ? `  (${extra})` : ""}`;
+    const note = m.note ? `\n    note: ${m.note}` : "";
     return m.action === "invalid" && m.raw !== undefined
-      ? `${said}\n    raw: ${JSON.stringify(m.raw)}`
-      : said;
+      ? `${said}${note}\n    raw: ${JSON.stringify(m.raw)}`
+      : `${said}${note}`;
   });
   return [...head, ...lines].join("\n");
 }
@@ -70,7 +72,9 @@ function findSession(records: Iterable<Record<string, unknown>>, which: string):
 /**
  * Per buyer over every seller: the deal rate over valid sessions and the buyer's sum of normalized
  * profits (SNP); then each OG-Narrator buyer against each plain buyer on the same scenarios, all
- * sellers pooled, with the paired bootstrap intervals — the comparison the paper is about.
+ * sellers pooled, with the paired bootstrap intervals — the comparison the paper is about. A buyer
+ * with an LLM narrator also shows how many of its turns fell back to the template line, and a
+ * sentence when most did (those numbers are then the template narrator's).
  */
 export function bargainHeadline(analysis: BargainAnalysis): Headline {
   const buyers = analysis.byBuyer.map((b) => ({
@@ -79,7 +83,17 @@ export function bargainHeadline(analysis: BargainAnalysis): Headline {
     valid: b.summary.ALL.valid,
     dealRateValid: b.summary.ALL.dealRateValid,
     buyerSnp: b.summary.ALL.buyer.snp,
+    narratorTurns: b.narratorTurns,
+    narratorFallbacks: b.narratorFallbacks,
   }));
+  // The column only where a buyer has an LLM narrator: a template narrator has nothing to fall back from.
+  const narrated = buyers.some((b) => b.narratorTurns !== null);
+  const narratorCell = (b: (typeof buyers)[number]) =>
+    !narrated
+      ? []
+      : b.narratorTurns === null
+        ? [""]
+        : [fallbackText({ turns: b.narratorTurns, fallbacks: b.narratorFallbacks ?? 0 })];
   const comparisons = analysis.comparisons
     .filter((c) => c.seller === null)
     .map((c) => ({
@@ -88,6 +102,7 @@ export function bargainHeadline(analysis: BargainAnalysis): Headline {
       scenarios: c.scenarios,
       pairs: c.pairs,
       level: c.level,
+      intervalNote: c.intervalNote,
       dealRateValid: c.metrics.dealRateValid,
       buyerSnp: c.metrics.buyerSnp,
     }));
@@ -100,15 +115,22 @@ export function bargainHeadline(analysis: BargainAnalysis): Headline {
   const lines = [
     `bargaining, ${analysis.sessions.toLocaleString("en-US")} sessions on ${analysis.scenarios.total} scenarios (all sellers pooled):`,
     ...renderTable(
-      ["buyer", "sessions", "deal rate (valid)", "buyer SNP"],
-      buyers.map((b) => [b.buyer, String(b.sessions), pct(b.dealRateValid), signed(b.buyerSnp, 1)]),
+      ["buyer", "sessions", "deal rate (valid)", "buyer SNP", ...(narrated ? ["narrator fallbacks"] : [])],
+      buyers.map((b) => [
+        b.buyer,
+        String(b.sessions),
+        pct(b.dealRateValid),
+        signed(b.buyerSnp, 1),
+        ...narratorCell(b),
+      ]),
     ).split("\n"),
     ...comparisons.map(
       (c) =>
-        `${c.treatment} − ${c.control} (paired on ${c.scenarios} scenarios, ${Math.round(100 * c.level)}% intervals): ` +
+        `${c.treatment} − ${c.control} (paired on ${c.scenarios} scenario${c.scenarios === 1 ? "" : "s"}, ${c.intervalNote ? "no interval: resampling scenarios needs 2 or more" : `${Math.round(100 * c.level)}% intervals`}): ` +
         `deal rate ${signed(c.dealRateValid.difference, 1, 100)} pts${iv(c.dealRateValid, 1, 100)}, ` +
         `buyer SNP ${signed(c.buyerSnp.difference, 1)}${iv(c.buyerSnp, 1)}`,
     ),
+    ...analysis.notes,
   ];
   return { lines, json: { buyers, comparisons } };
 }
@@ -140,6 +162,7 @@ export const bargainAnalyzer: EnvironmentAnalyzer = {
       `run ${input.run.id}: ${analysis.sessions} sessions on ${analysis.scenarios.total} scenarios ` +
         `(${analysis.scenarios.MI} mutual interest, ${analysis.scenarios.CI} conflicting interest)`,
       `buyers: ${analysis.buyers.join(", ")} · sellers: ${analysis.sellers.join(", ")}`,
+      ...analysis.notes,
     ];
     const text = [
       ...intro,

@@ -86,6 +86,11 @@ async function optionOwners(): Promise<Map<string, string[]>> {
 async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Output): Promise<void> {
   const addOptions = await envCli.options();
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
+  const a = envCli.answer;
+  sub.addHelpText(
+    "after",
+    `\nLLM agents in ${envCli.name} runs, unless --max-tokens and --tool-choice say otherwise: each model call capped at ${a.maxTokens.text} tokens in text mode and ${a.maxTokens.tools} in tools mode (reasoning models get room for their reasoning on top); tools mode sends tool_choice ${a.toolChoice}.`,
+  );
   addSharedOptions(sub.optionsGroup("run options:"))
     // Unknown flags reach the action, which says whose option they are (see strayOption).
     .allowUnknownOption()

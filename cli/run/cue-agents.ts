@@ -2,10 +2,12 @@
  * `--agent` for cue runs: `sim:<preset>` (a cue-susceptible simulated shopper that recognises the
  * run's cue library) or `openai:<model>` (the LangGraph LLM agent, tools from the cue actions).
  */
+
 import { type LlmContext, resolveLlmAgent } from "../../agents/registry.ts";
 import { CUE_PRESETS } from "../../agents/sim/cue-presets.ts";
 import type { CueCondition } from "../../datasets/products/schema.ts";
 import { CueActionSchema } from "../../environments/cue/actions.ts";
+import { CUE_ANSWER } from "../../environments/cue/answer.ts";
 import { CUE_SHOPPER } from "../../environments/cue/machine.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
@@ -37,7 +39,7 @@ export function resolveCueAgent(
     }
   }
   if (kind === "openai" && name.length > 0) {
-    return resolveLlmAgent(spec, name, CUE_SHOPPER, CueActionSchema, llm ?? { settings: {} });
+    return resolveLlmAgent(spec, name, CUE_SHOPPER, CueActionSchema, llm ?? { settings: {} }, CUE_ANSWER);
   }
   throw new UserError(`unknown agent "${spec}" for cue runs`, `valid agents: ${cueAgentNames().join(", ")}`);
 }

@@ -2,6 +2,7 @@ import { type LlmContext, resolveLlmAgent, splitAgentSpecs } from "../../agents/
 import { RESPONDENT_PRESETS } from "../../agents/sim/respondent.ts";
 import { ELICIT_DOMAINS } from "../../datasets/elicit/schema.ts";
 import { ElicitActionSchema } from "../../environments/elicit/actions.ts";
+import { ELICIT_ANSWER } from "../../environments/elicit/answer.ts";
 import { buildElicitTasks, ElicitDesignSchema } from "../../environments/elicit/design.ts";
 import { elicitEnvironment } from "../../environments/elicit/environment.ts";
 import { RESPONDENT } from "../../environments/elicit/machine.ts";
@@ -35,7 +36,7 @@ export function resolveElicitAgent(spec: string, llm: LlmContext): AgentEntry {
     };
   }
   if (kind === "openai" && name.length > 0)
-    return resolveLlmAgent(spec, name, RESPONDENT, ElicitActionSchema, llm);
+    return resolveLlmAgent(spec, name, RESPONDENT, ElicitActionSchema, llm, ELICIT_ANSWER);
   throw new UserError(`unknown agent "${spec}" for elicit`, `valid agents: ${elicitAgentNames().join(", ")}`);
 }
 

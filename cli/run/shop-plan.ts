@@ -8,6 +8,7 @@ import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { ShopActionSchema } from "../../environments/shop/actions.ts";
+import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
 import { buildShopTasks, parseShopDesign } from "../../environments/shop/design.ts";
 import { shopEnvironment } from "../../environments/shop/environment.ts";
 import { SHOP_SHOPPER, TASK_FAMILIES, type TaskFamily } from "../../environments/shop/types.ts";
@@ -53,7 +54,7 @@ export function resolveShopAgent(spec: string, llm?: LlmContext): AgentEntry {
     }
   }
   if (kind === "openai" && name.length > 0) {
-    return resolveLlmAgent(spec, name, SHOP_SHOPPER, ShopActionSchema, llm ?? { settings: {} });
+    return resolveLlmAgent(spec, name, SHOP_SHOPPER, ShopActionSchema, llm ?? { settings: {} }, SHOP_ANSWER);
   }
   throw new UserError(
     `unknown agent "${spec}" for shop runs`,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { LlmContext } from "../../agents/registry.ts";
+import type { AnswerShape } from "../../environments/kernel/answer-shape.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 
 /** What an environment's planner is given: commander's values (strings) of its own and the shared options. */
@@ -23,6 +24,8 @@ export interface EnvironmentCli {
   name: string;
   /** One line for `bazaar run --help`. */
   summary: string;
+  /** What its answers ask of a model call by default (`--max-tokens`, `--tool-choice`). */
+  answer: AnswerShape;
   /** What adds this environment's own options to its subcommand. */
   options(): Promise<(cmd: Command) => Command>;
   planner(): Promise<Planner>;

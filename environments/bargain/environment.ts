@@ -14,5 +14,9 @@ export const bargainEnvironment: EnvironmentDef<BargainTask, BargainOutcome, Bar
   roles: BARGAIN_ROLES,
   input: (task) => ({ task }),
   isNonResponse: (outcome) => outcome.outcome === "invalid",
+  noteNonResponse: (outcome, note) =>
+    outcome.invalidReason === null
+      ? outcome
+      : { ...outcome, invalidReason: `${note}: ${outcome.invalidReason}` },
   record: (args) => bargainTrialRecord(args) as unknown as Record<string, unknown>,
 };

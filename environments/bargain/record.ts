@@ -100,3 +100,15 @@ export function bargainTrialRecord(args: {
     usage: args.usage,
   };
 }
+
+/**
+ * The transcript note of a buyer message whose LLM narrator gave no usable sentence, so the template
+ * line was said instead. Built and recognised here, so the analysis counts what the narrator wrote.
+ */
+export function narratorFallbackNote(attempts: number): string {
+  return `narrator: no usable sentence in ${attempts} answers; template line used`;
+}
+
+export function isNarratorFallbackNote(note: string | null | undefined): boolean {
+  return typeof note === "string" && note.startsWith("narrator: ") && note.endsWith("template line used");
+}

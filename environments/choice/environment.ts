@@ -1,4 +1,5 @@
 import type { EnvironmentDef } from "../kernel/environment.ts";
+import { noteInNonResponse } from "../kernel/environment.ts";
 import { ChoiceActionSchema } from "./actions.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "./machine.ts";
 import { choiceTrialRecord } from "./record.ts";
@@ -22,5 +23,6 @@ export const choiceEnvironment: EnvironmentDef<ChoiceTask, ChoiceOutcome, Choice
     template: settings.promptTemplate ?? null,
   }),
   isNonResponse: (outcome) => outcome.chosenSlot === null,
+  noteNonResponse: noteInNonResponse,
   record: (args) => choiceTrialRecord(args) as unknown as Record<string, unknown>,
 };

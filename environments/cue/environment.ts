@@ -1,4 +1,5 @@
 import type { EnvironmentDef } from "../kernel/environment.ts";
+import { noteInNonResponse } from "../kernel/environment.ts";
 import { CueActionSchema } from "./actions.ts";
 import { CUE_SHOPPER, type CueOutcome, cueMachine } from "./machine.ts";
 import { cueTrialRecord } from "./record.ts";
@@ -15,5 +16,6 @@ export const cueEnvironment: EnvironmentDef<CueTask, CueOutcome, CueSettings> = 
   roles: [CUE_SHOPPER],
   input: (task, settings) => ({ task, maxReasks: settings.maxReasks }),
   isNonResponse: (outcome) => outcome.chosenSlot === null,
+  noteNonResponse: noteInNonResponse,
   record: (args) => cueTrialRecord(args) as unknown as Record<string, unknown>,
 };

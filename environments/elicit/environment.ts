@@ -14,5 +14,9 @@ export const elicitEnvironment: EnvironmentDef<ElicitTask, ElicitOutcome, Elicit
   roles: [RESPONDENT],
   input: (task) => ({ task }),
   isNonResponse: (outcome) => outcome.value === null,
+  noteNonResponse: (outcome, note) =>
+    outcome.nonFinite
+      ? { ...outcome, nonFinite: { ...outcome.nonFinite, reason: `${note}: ${outcome.nonFinite.reason}` } }
+      : outcome,
   record: (args) => elicitTrialRecord(args) as unknown as Record<string, unknown>,
 };

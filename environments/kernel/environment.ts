@@ -1,6 +1,6 @@
 import type { AnyStateMachine } from "xstate";
 import type { z } from "zod";
-import type { Usage } from "./types.ts";
+import type { NonResponse, Usage } from "./types.ts";
 
 /**
  * What the runner needs to know about an episode kind: the machine, how a task becomes the
@@ -15,6 +15,8 @@ export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settin
   roles: readonly string[];
   input(task: Task, settings: Settings): unknown;
   isNonResponse(outcome: Outcome): boolean;
+  /** The non-response with `note` added to its reason (why the answer could not be used). */
+  noteNonResponse(outcome: Outcome, note: string): Outcome;
   record(args: {
     run: string;
     trialKey: string;
@@ -29,3 +31,12 @@ export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settin
 
 // biome-ignore lint/suspicious/noExplicitAny: a runner and a store handle every environment's types
 export type AnyEnvironment = EnvironmentDef<any, any, any>;
+
+/** An outcome whose unusable answer is `nonResponse: { reason, raw }`, with `note` before the reason. */
+export function noteInNonResponse<O extends { nonResponse: NonResponse | null }>(
+  outcome: O,
+  note: string,
+): O {
+  const n = outcome.nonResponse;
+  return n ? { ...outcome, nonResponse: { ...n, reason: `${note}: ${n.reason}` } } : outcome;
+}

@@ -74,6 +74,8 @@ export interface EpisodeResult<Output> {
   usage: Usage;
   /** How many times an agent failed to produce a move (the machine decided what that meant). */
   agentErrors: number;
+  /** The output cap the last answer cut short stopped at (`Acted.cutAt`); absent when none was. */
+  cutAt?: number | null;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function runEpisode<Output>(
   let snapshot: AnyMachineSnapshot = machine.getInitialSnapshot(scope, input);
   let usage = emptyUsage();
   let agentErrors = 0;
+  let cutAt: number | null | undefined;
   let failed: { failure: FailureRecord; turns: number } | null = null;
   try {
     for (let turns = 0; snapshot.status === "active"; turns++) {
@@ -136,6 +139,7 @@ export async function runEpisode<Output>(
       try {
         const acted = await agent.act(turn.observation, ctx);
         if (acted.usage) usage = addUsage(usage, acted.usage);
+        if (acted.cutAt !== undefined) cutAt = acted.cutAt;
         event = { type: "act", role: turn.role, action: acted.action };
         observer?.onTurn({
           turn: turns + 1,
@@ -172,5 +176,10 @@ export async function runEpisode<Output>(
   if (failed) throw new EpisodeFailed(failed.failure, failed.turns, usage);
   if (snapshot.status === "error")
     throw (snapshot as { error?: unknown }).error ?? new Error("episode failed");
-  return { output: snapshot.output as Output, usage, agentErrors };
+  return {
+    output: snapshot.output as Output,
+    usage,
+    agentErrors,
+    ...(cutAt === undefined ? {} : { cutAt }),
+  };
 }

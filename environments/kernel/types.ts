@@ -25,6 +25,11 @@ export const UsageSchema = z.object({
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative(),
   latencyMs: z.number().nonnegative(),
+  /**
+   * Model answers that stopped at the output cap (`finish_reason` "length"): cut, not finished.
+   * Absent where none did (simulated agents, trials stored before it was counted).
+   */
+  cutAtCap: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -33,6 +38,7 @@ export function emptyUsage(): Usage {
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const cut = (a.cutAtCap ?? 0) + (b.cutAtCap ?? 0);
   return {
     calls: a.calls + b.calls,
     cacheHits: a.cacheHits + b.cacheHits,
@@ -40,6 +46,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     latencyMs: a.latencyMs + b.latencyMs,
+    ...(cut > 0 ? { cutAtCap: cut } : {}),
   };
 }
 
@@ -61,6 +68,11 @@ export interface AgentContext {
 export interface Acted<Action> {
   action: Action;
   usage?: Usage;
+  /**
+   * The answer stopped at the output cap, not where the model ended it: the cap in tokens, or null
+   * when the server stopped it without one sent. A non-response that follows says so.
+   */
+  cutAt?: number | null;
 }
 
 /**

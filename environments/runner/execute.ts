@@ -18,6 +18,8 @@ export interface RunProgress {
   /** Trials finished by this invocation. */
   ranNow: number;
   nonResponsesNow: number;
+  /** Of those, the ones whose answer was cut at the output cap (`finish_reason` "length"). */
+  cutAtCapNow: number;
   /**
    * Trials of this invocation whose agent could not act (infrastructure, after every retry): stored
    * as failed, not among `stored`, run again by the same command.
@@ -182,6 +184,7 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
   let lastFlush = Date.now();
   let ranNow = 0;
   let nonResponsesNow = 0;
+  let cutAtCapNow = 0;
   let failedNow = 0;
   let failure: unknown;
   let stoppedBy: FailureRecord | null = null;
@@ -192,6 +195,7 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     target,
     ranNow,
     nonResponsesNow,
+    cutAtCapNow,
     failedNow,
     elapsedMs: Date.now() - started,
   });
@@ -363,8 +367,13 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
       // Nor is one whose agent's worker died: the run fails instead of recording non-responses.
       const broken = host?.failure();
       if (broken) throw broken;
-      const { output, usage, agentErrors } = episode;
-      const nonResponse = plan.env.isNonResponse(output);
+      const { usage, agentErrors } = episode;
+      const nonResponse = plan.env.isNonResponse(episode.output);
+      // An answer cut at the output cap and then unusable: the reason says so (raise the cap).
+      const output =
+        nonResponse && episode.cutAt !== undefined
+          ? plan.env.noteNonResponse(episode.output, cutNote(episode.cutAt))
+          : episode.output;
       if (opts.onTrial) {
         opts.onTrial(
           plan.env.record({
@@ -392,6 +401,7 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
       });
       ranNow++;
       if (nonResponse) nonResponsesNow++;
+      if (nonResponse && episode.cutAt !== undefined) cutAtCapNow++;
       if (watched) {
         endedBuffer.push(seq);
         listener?.ended(seq, "stored");
@@ -453,6 +463,13 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     // write; a runner whose leases this one waited out, dead before it started, is neither.
     otherRunners: Math.max(others.length, stored > mine ? 1 : 0),
   };
+}
+
+/** What a non-response's reason starts with when the answer that failed was cut at the cap. */
+function cutNote(cap: number | null): string {
+  return cap === null
+    ? "cut by the server's length limit (no output cap sent)"
+    : `cut at the output cap (${cap} tokens; --max-tokens raises it)`;
 }
 
 /** Waits `ms`, or less when the signal fires. */

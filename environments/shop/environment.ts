@@ -1,4 +1,5 @@
 import type { EnvironmentDef } from "../kernel/environment.ts";
+import { noteInNonResponse } from "../kernel/environment.ts";
 import { ShopActionSchema } from "./actions.ts";
 import { shopMachine } from "./machine.ts";
 import { shopTrialRecord } from "./record.ts";
@@ -19,5 +20,6 @@ export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings
   roles: [SHOP_SHOPPER],
   input: (task) => ({ task }),
   isNonResponse: isShopNonResponse,
+  noteNonResponse: noteInNonResponse,
   record: (args) => shopTrialRecord(args) as unknown as Record<string, unknown>,
 };

@@ -454,6 +454,17 @@ export class Store {
     return this.db.value<number>("SELECT COUNT(*) FROM failed_trials WHERE run_id = ?", runId) ?? 0;
   }
 
+  /** How many of a run's non-responses are answers cut at the output cap (usage `cutAtCap`). */
+  cutNonResponseCount(runId: string): number {
+    const cut = this.db.dialect.jsonNumber("result", ["usage", "cutAtCap"]);
+    return (
+      this.db.value<number>(
+        `SELECT COUNT(*) FROM trials WHERE run_id = ? AND non_response = 1 AND ${cut} > 0`,
+        runId,
+      ) ?? 0
+    );
+  }
+
   /** A run's failed trials (missing data), in seq order. */
   failedTrials(runId: string): FailedTrial[] {
     if (!this.hasFailedTable) return [];

@@ -1,7 +1,8 @@
 /**
  * Every common server's dialect, through the real client: catalog choice (tools and text modes) and
- * a bargaining session run by `bazaar run` against serve-sim speaking vLLM's, Ollama's, DeepSeek's
- * and LM Studio's documented quirks give the same stored outcomes as against OpenAI's own shape.
+ * a bargaining session run by `bazaar run` against serve-sim speaking vLLM's, Ollama's, DeepSeek's,
+ * LM Studio's and llama.cpp's documented quirks give the same stored outcomes as against OpenAI's own
+ * shape.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -82,6 +83,10 @@ const bargain = [
   "2",
   "--answer-mode",
   "tools",
+  // Every move a tool call: under "auto", llama.cpp's server lets a model write text instead
+  // (test/e2e/llamacpp.test.ts), which is another conversation, not another spelling of this one.
+  "--tool-choice",
+  "required",
 ];
 
 describe("server dialects", () => {

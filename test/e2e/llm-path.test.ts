@@ -200,11 +200,17 @@ describe("failures: 10% 429s and 5% 500s", () => {
     const strictDir = tempDir();
     const strict = await run(strictDir, [...args, "--max-retries", "0"]);
     expect(strict.failedNow).toBeGreaterThan(30);
+    // Not whole: exit code 3, and a line saying how many failed and that the same command re-runs them.
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toMatch(
+      /\d+ trials of the run failed \(missing data, in no estimate\); the same command runs them again/,
+    );
     expect(strict.stored + strict.failedNow).toBe(400);
     const answers = await exported(strictDir, strict.runId);
     expect(answers).toHaveLength(strict.stored);
     expect(answers.filter((t) => t.nonResponse?.reason.startsWith("agent error"))).toEqual([]);
     const again = await run(strictDir, args);
+    expect(again.code).toBe(0);
     expect(again.ranNow).toBe(strict.failedNow);
     expect(again.stored).toBe(400);
     expect(again.failed).toBe(0);

@@ -279,7 +279,8 @@ describe("requests that fail through every retry", () => {
         store,
         "--json",
       ]);
-      expect(r.code).toBe(0);
+      // Not whole: exit code 3 (failed trials, which the same command runs again).
+      expect(r.code).toBe(3);
       const run = JSON.parse(r.out) as RunJson;
       expect(run.failedNow).toBeGreaterThan(0);
       expect(run.stored + run.failedNow).toBe(30);

@@ -44,6 +44,11 @@ describe("one subcommand per environment", () => {
       expect(b).toContain(shared);
     }
     expect(c).toEqual(expect.arrayContaining(["--agent", "--pool", "--pairs", "--variant", "--max-reasks"]));
+    // Each environment's own defaults for LLM agents' calls, from its answer shape.
+    expect(choice.stdout.replace(/\s+/g, " ")).toContain(
+      "each model call capped at 512 tokens in text mode and 256 in tools mode (reasoning models get room for their reasoning on top); tools mode sends tool_choice required",
+    );
+    expect(bargain.stdout.replace(/\s+/g, " ")).toContain("tools mode sends tool_choice auto");
     expect(b).toEqual(expect.arrayContaining(["--buyer", "--seller", "--scenarios", "--og-schedule"]));
     // Nothing of bargaining, cue or elicitation in catalog choice's help, and the other way round.
     for (const other of ["--buyer", "--seller", "--scenarios", "--conditions", "--grid", "--completions"])

@@ -27,10 +27,11 @@ export async function exported(cwd: string, runId: string): Promise<Trial[]> {
     .map((l) => JSON.parse(l) as Trial);
 }
 
+/** `bazaar run choice … --json`: its result, and its exit code (3: it ended with failed trials). */
 export async function run(cwd: string, args: string[], env?: NodeJS.ProcessEnv) {
   const r = await runCli(["run", "choice", ...args, "--json"], { cwd, env });
-  if (r.code !== 0) throw new Error(`run failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as {
+  if (r.code !== 0 && r.code !== 3) throw new Error(`run failed (${r.code}): ${r.stderr}`);
+  const result = JSON.parse(r.stdout) as {
     runId: string;
     stored: number;
     total: number;
@@ -39,4 +40,5 @@ export async function run(cwd: string, args: string[], env?: NodeJS.ProcessEnv) 
     failed: number;
     retries: number;
   };
+  return { ...result, code: r.code, stderr: r.stderr };
 }

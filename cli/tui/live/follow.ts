@@ -125,6 +125,7 @@ export async function followRun(store: Store, run: RunSummary, o: FollowOptions)
       target: run.total,
       ranNow,
       nonResponsesNow: 0,
+      cutAtCapNow: 0,
       failedNow: store.failedCount(run.id),
       elapsedMs: Date.now() - started,
     });
@@ -147,6 +148,7 @@ export async function followRun(store: Store, run: RunSummary, o: FollowOptions)
     target: run.total,
     ranNow,
     nonResponsesNow: 0,
+    cutAtCapNow: 0,
     failedNow: 0,
     elapsedMs: Date.now() - started,
     interrupted: active || stored < run.total,

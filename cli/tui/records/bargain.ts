@@ -4,6 +4,13 @@
  * the environment renames one, change the key here and every view follows.
  */
 import { z } from "zod";
+import {
+  fallbackText,
+  MOSTLY_TEMPLATE,
+  type NarratorInput,
+  type NarratorUse,
+  narratorUse,
+} from "../../../analysis/bargain/narrator.ts";
 import { scoreSession } from "../../../analysis/bargain/session.ts";
 import { judgeAction } from "../../../environments/bargain/judge.ts";
 import { PAIR_SEPARATOR } from "../../../environments/bargain/record.ts";
@@ -209,6 +216,8 @@ export interface BargainStats {
   sumSeller: number;
   snpBuyer: number;
   snpSeller: number;
+  /** An LLM narrator's turns and template fallbacks so far; null for other buyers. */
+  narrator: NarratorUse | null;
 }
 
 /** The task fields a session in flight is drawn from (the bargaining task, environments/bargain). */
@@ -264,6 +273,14 @@ function bargainLive(e: LiveEpisodeState, task: unknown): BargainEpisodeModel | 
   };
 }
 
+/** An LLM narrator's template fallbacks beside the deal rate: mostly template means the template's results. */
+function narratorLine(n: NarratorUse): string {
+  const line = `template line in ${fallbackText(n)}`;
+  return n.turns > 0 && n.fallbacks / n.turns > MOSTLY_TEMPLATE
+    ? `${line}: results are the template's`
+    : line;
+}
+
 export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
   env: "bargain",
   model: bargainModel,
@@ -284,9 +301,17 @@ export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
       sumSeller: 0,
       snpBuyer: 0,
       snpSeller: 0,
+      narrator: null,
     }),
     add(s, r) {
       s.sessions++;
+      // Invalid sessions count too: their narrated turns were said before the session broke.
+      const n = typeof r.buyer === "string" ? narratorUse(r as unknown as NarratorInput) : null;
+      if (n) {
+        s.narrator ??= { turns: 0, fallbacks: 0 };
+        s.narrator.turns += n.turns;
+        s.narrator.fallbacks += n.fallbacks;
+      }
       if (r.outcome === "invalid") {
         s.invalid++;
         return;
@@ -304,7 +329,7 @@ export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
       s.snpBuyer += p.normalizedBuyer;
       s.snpSeller += p.normalizedSeller;
     },
-    clone: (s) => ({ ...s, mi: { ...s.mi }, ci: { ...s.ci } }),
+    clone: (s) => ({ ...s, mi: { ...s.mi }, ci: { ...s.ci }, narrator: s.narrator && { ...s.narrator } }),
     view: (s) => ({
       title: "running deal rates and profits",
       lines: [
@@ -316,6 +341,7 @@ export const bargainAdapter: EnvAdapter<BargainEpisodeModel, BargainStats> = {
           label: "deal rate",
           value: `MI ${pct(s.mi.deals / s.mi.valid)} · CI ${pct(s.ci.deals / s.ci.valid)} · ALL ${pct(s.deals / s.sessions)} (of all sessions)`,
         },
+        ...(s.narrator ? [{ label: "narrator", value: narratorLine(s.narrator) }] : []),
         {
           label: "mean profit",
           value: `buyer ${usd(s.sumBuyer / s.deals)} · seller ${usd(s.sumSeller / s.deals)} per deal`,

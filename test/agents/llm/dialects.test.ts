@@ -83,4 +83,27 @@ describe("dialect normalization", () => {
     });
     expect(c.finish_reason).toBe("tool_calls");
   });
+
+  it("a tool call with an empty or no id (llama.cpp) gets a made-up one: stable, distinct per call and answer", () => {
+    const calls = () => [
+      { id: "", type: "function", function: { name: "choose", arguments: '{"option":"A"}' } },
+      { type: "function", function: { name: "choose", arguments: '{"option":"A"}' } },
+      { id: "kept", type: "function", function: { name: "offer", arguments: "{}" } },
+    ];
+    const ids = (completion: string) => {
+      const body = {
+        id: completion,
+        choices: [{ message: { content: null, tool_calls: calls() }, finish_reason: "tool_calls" }],
+      };
+      normalizeCompletion(body, new Set(["choose", "offer"]));
+      return body.choices[0]!.message.tool_calls.map((c) => (c as { id: string }).id);
+    };
+    const first = ids("chatcmpl-1");
+    expect(first[0]).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(first[1]).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(first[0]).not.toBe(first[1]); // the same call twice in one answer: two ids
+    expect(first[2]).toBe("kept");
+    expect(ids("chatcmpl-1")).toEqual(first); // the same answer again: the same ids
+    expect(ids("chatcmpl-2")[0]).not.toBe(first[0]); // another answer: other ids
+  });
 });

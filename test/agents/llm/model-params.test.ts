@@ -5,9 +5,11 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadModelRules, modelParams } from "../../../agents/llm/model-params.ts";
-import { LlmSettingsSchema } from "../../../agents/llm/settings.ts";
+import { loadModelRules, modelParams, withAnswerDefaults } from "../../../agents/llm/model-params.ts";
+import { type LlmSettingsInput, LlmSettingsSchema } from "../../../agents/llm/settings.ts";
 import { acceptedSettings } from "../../../agents/registry.ts";
+import { CHOICE_ANSWER } from "../../../environments/choice/answer.ts";
+import { SHOP_ANSWER } from "../../../environments/shop/answer.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const settings = (model: string, extra: Record<string, unknown> = {}) =>
@@ -58,7 +60,7 @@ describe("model-family parameters", () => {
 
   it("the identity records what was not sent, and stays as it was when nothing is dropped", () => {
     const notes = new Set<string>();
-    const o3 = acceptedSettings("openai:o3", settings("o3"), { settings: {}, notes });
+    const o3 = acceptedSettings("openai:o3", settings("o3"), { settings: {}, notes }, CHOICE_ANSWER);
     expect(o3.identity).toMatchObject({
       model: "o3",
       temperature: 0.7,
@@ -66,9 +68,44 @@ describe("model-family parameters", () => {
       rule: "openai-o-series",
     });
     expect([...notes]).toHaveLength(1);
-    const plain = acceptedSettings("openai:gpt-4o", settings("gpt-4o"), { settings: {}, notes });
+    const plain = acceptedSettings(
+      "openai:gpt-4o",
+      settings("gpt-4o"),
+      { settings: {}, notes },
+      CHOICE_ANSWER,
+    );
     expect(plain.identity).not.toHaveProperty("notSent");
     expect(notes.size).toBe(1);
+  });
+
+  it("a default output cap per environment and answer mode, with room for a reasoning model; 0 is none", () => {
+    const base = (model: string, extra: Partial<LlmSettingsInput> = {}) =>
+      LlmSettingsSchema.parse({ model, ...extra });
+    // Catalog choice: one letter or a short paragraph in text, one call in tools (required).
+    expect(withAnswerDefaults(base("gpt-4o"), CHOICE_ANSWER)).toMatchObject({
+      maxTokens: CHOICE_ANSWER.maxTokens.text,
+      toolChoice: "required",
+    });
+    expect(withAnswerDefaults(base("gpt-4o", { answerMode: "tools" }), CHOICE_ANSWER).maxTokens).toBe(
+      CHOICE_ANSWER.maxTokens.tools,
+    );
+    // A reasoning model's cap counts its hidden reasoning: the room its rule gives comes on top.
+    const o3 = withAnswerDefaults(base("o3"), CHOICE_ANSWER);
+    expect(o3.maxTokens).toBe(CHOICE_ANSWER.maxTokens.text + 16_384);
+    // What the user says stands: a cap of theirs, no cap at all (0), auto in tools mode.
+    expect(withAnswerDefaults(base("o3", { maxTokens: 40 }), CHOICE_ANSWER).maxTokens).toBe(40);
+    expect(withAnswerDefaults(base("gpt-4o", { maxTokens: 0 }), CHOICE_ANSWER).maxTokens).toBeUndefined();
+    expect(withAnswerDefaults(base("gpt-4o", { toolChoice: "auto" }), CHOICE_ANSWER).toolChoice).toBe("auto");
+    // The identity records the cap sent, and the tool choice in tools mode only.
+    const tools = acceptedSettings(
+      "openai:x",
+      base("x", { answerMode: "tools" }),
+      { settings: {} },
+      SHOP_ANSWER,
+    );
+    expect(tools.identity).toMatchObject({ maxTokens: SHOP_ANSWER.maxTokens.tools, toolChoice: "auto" });
+    const text = acceptedSettings("openai:x", base("x"), { settings: {} }, SHOP_ANSWER);
+    expect(text.identity).not.toHaveProperty("toolChoice");
   });
 
   it("a rules file: read, validated, problems named by index and field", () => {

@@ -1,7 +1,8 @@
 /**
  * Preflight against servers of every shape, through a recorded requester: a model list to check
- * against; no model list (a one-token completion tells key and model apart); keys that only their
- * own endpoint sees.
+ * against, open to any key (a one-token completion proves the key) or not (the list proves it); no
+ * model list (a one-token completion tells key and model apart); keys that only their own endpoint
+ * sees.
  */
 import { describe, expect, it } from "vitest";
 import { preflight, type Requester } from "../../../agents/llm/preflight.ts";
@@ -32,7 +33,7 @@ async function failure(p: Promise<void>): Promise<AgentFailure> {
 const list = (...ids: string[]) => ({ object: "list", data: ids.map((id) => ({ id, object: "model" })) });
 
 describe("preflight", () => {
-  it("a server with a model list: one GET per endpoint, models checked against it", async () => {
+  it("a server with a model list: one GET per endpoint, models checked against it, one tiny completion for the key", async () => {
     const s = server((m, p) =>
       m === "GET" && p === "/v1/models" ? { status: 200, body: list("a", "b") } : { status: 500 },
     );
@@ -41,7 +42,11 @@ describe("preflight", () => {
       { baseURL: "http://h/v1", model: "b" },
     ];
     await preflight(endpoints, { request: s.request });
-    expect(s.seen.map((x) => `${x.method} ${x.url}`)).toEqual(["GET http://h/v1/models"]);
+    // The list is open to anyone: a completion proves the key (here any answer but 401/403 does).
+    expect(s.seen.map((x) => `${x.method} ${x.url}`)).toEqual([
+      "GET http://h/v1/models",
+      "POST http://h/v1/chat/completions",
+    ]);
     const f = await failure(preflight([{ baseURL: "http://h/v1", model: "c" }], { request: s.request }));
     expect(f).toMatchObject({
       kind: "configuration",
@@ -85,10 +90,44 @@ describe("preflight", () => {
       ],
       { request: s.request },
     );
-    expect(s.seen.map((x) => [new URL(x.url).host, x.auth]).sort()).toEqual([
+    // The list, the list without a key (open: so a completion proves the key), the completion.
+    expect(s.seen.map((x) => [new URL(x.url).host, x.auth ?? "none"]).sort()).toEqual([
       ["one", "Bearer k1"],
+      ["one", "Bearer k1"],
+      ["one", "none"],
       ["two", "Bearer k2"],
+      ["two", "Bearer k2"],
+      ["two", "none"],
     ]);
+  });
+
+  it("a model list open to any key (llama.cpp's server): a rejected key is caught by the completion", async () => {
+    const s = server((_m, p, auth) => {
+      if (p === "/v1/models") return { status: 200, body: list("m") };
+      return auth === "Bearer good"
+        ? { status: 200, body: { choices: [] } }
+        : { status: 401, body: { error: { message: "Invalid API Key" } } };
+    });
+    const bad = await failure(
+      preflight([{ baseURL: "http://h/v1", model: "m", apiKey: "wrong" }], { request: s.request }),
+    );
+    expect(bad.message).toBe("http://h/v1 rejected the API key (HTTP 401: Invalid API Key)");
+    await preflight([{ baseURL: "http://h/v1", model: "m", apiKey: "good" }], { request: s.request });
+    // No key at all, where completions need one: caught before the run too.
+    const none = await failure(preflight([{ baseURL: "http://h/v1", model: "m" }], { request: s.request }));
+    expect(none.kind).toBe("configuration");
+  });
+
+  it("a model list that needs the key (as OpenAI's does): the list proves it, no completion is spent", async () => {
+    const s = server((m, p, auth) =>
+      m === "GET" && p === "/v1/models"
+        ? auth === "Bearer good"
+          ? { status: 200, body: list("m") }
+          : { status: 401, body: { error: { message: "no key" } } }
+        : { status: 500 },
+    );
+    await preflight([{ baseURL: "http://h/v1", model: "m", apiKey: "good" }], { request: s.request });
+    expect(s.seen.map((x) => `${x.method} ${x.auth ?? "none"}`)).toEqual(["GET Bearer good", "GET none"]);
   });
 
   it("a server error on the list is no configuration fault: the run goes on (retries handle it)", async () => {

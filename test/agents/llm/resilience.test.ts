@@ -102,4 +102,18 @@ describe("CircuitBreaker", () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(50);
     expect(b.isOpen).toBe(false);
   });
+
+  it("counts the times it opened with no success between: a model that answers nothing says so", async () => {
+    const inARow: number[] = [];
+    const b = new CircuitBreaker(2, 5, (_reason, _until, n) => inARow.push(n));
+    b.failure("x");
+    b.failure("x"); // opens (1)
+    await b.waitUntilClosed();
+    b.failure("x"); // the probe after the cooldown fails: opens again (2)
+    await b.waitUntilClosed();
+    b.success(); // something answered: the next opening counts from one
+    b.failure("x");
+    b.failure("x");
+    expect(inARow).toEqual([1, 2, 1]);
+  });
 });

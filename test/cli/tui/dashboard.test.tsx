@@ -7,6 +7,7 @@ import { inkRunView } from "../../../cli/tui/live/ink-view.ts";
 import { LiveApp, type LiveCommands } from "../../../cli/tui/live/LiveApp.tsx";
 import type { TrialRecord } from "../../../cli/tui/records/index.ts";
 import { DashboardState, type DashboardView, DEFAULT_TIMING } from "../../../cli/tui/state/dashboard.ts";
+import { narratorFallbackNote } from "../../../environments/bargain/record.ts";
 import type { RunResult } from "../../../environments/runner/execute.ts";
 import { fixtureRun, lines, longBargainRecord, until, widest } from "./fixtures.ts";
 
@@ -89,6 +90,74 @@ describe("run dashboard", () => {
     expect(render(<Dashboard view={v} width={99} episodeHeight={8} />).lastFrame()).toContain(
       "run stopped: run the same command again to resume",
     );
+  });
+});
+
+describe("bargaining statistics panel", () => {
+  const LLM = "og-narrator:openai:mute vs rule:boulware";
+  const TEMPLATE = "og-narrator vs rule:boulware";
+  /** A session of an LLM-narrator buyer whose buyer messages fell back to the template on `fallbacks` of them. */
+  function narrated(seq: number, fallbacks: number): TrialRecord {
+    const r = longBargainRecord(6, seq) as Record<string, unknown>;
+    let left = fallbacks;
+    const transcript = (r.transcript as { role: string }[]).map((m) =>
+      m.role === "buyer" && left-- > 0 ? { ...m, note: narratorFallbackNote(3) } : m,
+    );
+    return { ...r, agent: LLM, buyer: "og-narrator:openai:mute", transcript };
+  }
+  function bargainView(records: [number, TrialRecord][]): DashboardView {
+    const s = new DashboardState({
+      runId: "bargain-abc",
+      env: "bargain",
+      target: 10,
+      agents: [LLM, TEMPLATE].map((agent) => ({ agent, total: 5, storedBefore: 0 })),
+      startedAt: 0,
+    });
+    for (const [agent, r] of records) s.trial(agent, r);
+    s.progress({ stored: records.length, elapsedMs: 1000 });
+    return s.snapshot(1000);
+  }
+
+  it("counts an LLM narrator's template fallbacks beside the deal rate, and says when the results are the template's", () => {
+    const all = render(
+      <Dashboard
+        view={bargainView([0, 1, 2].map((i) => [0, narrated(i, 6)]))}
+        width={99}
+        episodeHeight={12}
+      />,
+    ).lastFrame()!;
+    expect(all).toContain("── running deal rates and profits (og-narrator:openai:mute vs rule:boulware) ──");
+    const rows = lines(all);
+    const rate = rows.findIndex((l) => l.startsWith("deal rate "));
+    expect(rows[rate + 1]).toMatch(
+      /^narrator +template line in 18 of 18 turns \(100\.0%\): results are the template's/,
+    );
+
+    const some = render(
+      <Dashboard
+        view={bargainView([0, 1, 2].map((i) => [0, narrated(i, 1)]))}
+        width={99}
+        episodeHeight={12}
+      />,
+    ).lastFrame()!;
+    expect(some).toMatch(/narrator +template line in 3 of 18 turns \(16\.7%\)\s*$/m);
+    expect(widest(some)).toBeLessThanOrEqual(99);
+  });
+
+  it("shows nothing about narration for the template narrator", () => {
+    const f = render(
+      <Dashboard
+        view={bargainView([
+          [0, narrated(0, 6)],
+          [1, longBargainRecord(6, 1)],
+        ])}
+        width={99}
+        episodeHeight={12}
+      />,
+    ).lastFrame()!;
+    expect(f).toContain("── running deal rates and profits (og-narrator vs rule:boulware) ──");
+    expect(f).toContain("deal rate");
+    expect(f).not.toMatch(/narrator +template line/);
   });
 });
 
