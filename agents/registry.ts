@@ -6,6 +6,7 @@ import type { AnswerShape } from "../environments/kernel/answer-shape.ts";
 import { UserError } from "../environments/kernel/errors.ts";
 import type { AgentEntry } from "../environments/kernel/types.ts";
 import { LlmAgent } from "./llm/agent.ts";
+import type { OutsideResolver } from "./outside/registry.ts";
 import type { ResponseCache } from "./llm/cache.ts";
 import type { CallEvents } from "./llm/gate.ts";
 import { type ModelRule, modelParams, withAnswerDefaults } from "./llm/model-params.ts";
@@ -23,6 +24,19 @@ export interface LlmContext {
   modelRules?: readonly ModelRule[];
   /** Collects what the user should read once (a setting not sent to a model that rejects it). */
   notes?: Set<string>;
+  /** Agents from outside bazaar (`exec:`, `module:`, `mcp:`; `agents/outside/registry.ts`). */
+  outside?: OutsideResolver;
+}
+
+/** The run entry of an agent from outside playing `role`, or null when the spec is not one. */
+export function outsideEntry(
+  spec: string,
+  env: string,
+  role: string,
+  llm: LlmContext | undefined,
+): AgentEntry | null {
+  const player = llm?.outside?.(spec, env, role);
+  return player ? { label: player.label, identity: player.identity, players: { [role]: player.agent } } : null;
 }
 
 /**
@@ -102,6 +116,8 @@ export function resolveLlmAgent(
 
 /** Resolves an agent spec for the catalog-choice environment: `sim:<preset>` or `openai:<model>`. */
 export function resolveChoiceAgent(spec: string, llm?: LlmContext): AgentEntry {
+  const outside = outsideEntry(spec, "choice", SHOPPER, llm);
+  if (outside) return outside;
   const [kind, name] = splitSpec(spec);
   if (kind === "sim") {
     const preset = CHOICE_PRESETS[name];

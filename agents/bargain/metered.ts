@@ -36,8 +36,8 @@ export class MeteredAgent implements Agent<unknown, unknown> {
     return withMeta(out, performance.now() - started);
   }
 
-  endEpisode(ctx: AgentContext): void | Promise<void> {
-    return this.inner.endEpisode?.(ctx);
+  endEpisode(ctx: AgentContext, outcome?: unknown): void | Promise<void> {
+    return this.inner.endEpisode?.(ctx, outcome);
   }
 
   /** The models the wrapped negotiator calls, for the run's preflight. */

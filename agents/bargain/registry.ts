@@ -120,6 +120,8 @@ export function resolveBargainPlayer(
   llm: LlmContext = { settings: {} },
   options: BargainAgentOptions = {},
 ): ResolvedPlayer {
+  const outside = llm.outside?.(spec, "bargain", role);
+  if (outside) return outside;
   const i = spec.indexOf(":");
   const [kind, rest] = i < 0 ? [spec, ""] : [spec.slice(0, i), spec.slice(i + 1)];
   if (kind === "og-narrator") return ogNarrator(spec, rest, role, llm, options);

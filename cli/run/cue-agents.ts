@@ -3,7 +3,7 @@
  * run's cue library) or `openai:<model>` (the LangGraph LLM agent, tools from the cue actions).
  */
 
-import { type LlmContext, resolveLlmAgent } from "../../agents/registry.ts";
+import { type LlmContext, outsideEntry, resolveLlmAgent } from "../../agents/registry.ts";
 import { CUE_PRESETS } from "../../agents/sim/cue-presets.ts";
 import type { CueCondition } from "../../datasets/products/schema.ts";
 import { CueActionSchema } from "../../environments/cue/actions.ts";
@@ -24,6 +24,8 @@ export function resolveCueAgent(
   library: readonly CueCondition[],
   llm?: LlmContext,
 ): AgentEntry {
+  const outside = outsideEntry(spec, "cue", CUE_SHOPPER, llm);
+  if (outside) return outside;
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);

@@ -1,4 +1,4 @@
-import { type LlmContext, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
+import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
 import { RESPONDENT_PRESETS } from "../../agents/sim/respondent.ts";
 import { ELICIT_DOMAINS } from "../../datasets/elicit/schema.ts";
 import { ElicitActionSchema } from "../../environments/elicit/actions.ts";
@@ -24,6 +24,8 @@ interface ElicitOptions extends CommonRunOptions {
 
 /** `sim:<respondent preset>` or `openai:<model>`, playing the respondent. */
 export function resolveElicitAgent(spec: string, llm: LlmContext): AgentEntry {
+  const outside = outsideEntry(spec, "elicit", RESPONDENT, llm);
+  if (outside) return outside;
   const cut = spec.indexOf(":");
   const kind = cut < 0 ? spec : spec.slice(0, cut);
   const name = cut < 0 ? "" : spec.slice(cut + 1);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { type LlmContext, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
+import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
 import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
@@ -40,6 +40,8 @@ const rate = z.coerce
 
 /** `sim:<preset>` (a simulated shopper with known parameters) or `openai:<model>` (the LLM agent in a tool loop). */
 export function resolveShopAgent(spec: string, llm?: LlmContext): AgentEntry {
+  const outside = outsideEntry(spec, "shop", SHOP_SHOPPER, llm);
+  if (outside) return outside;
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);

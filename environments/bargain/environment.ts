@@ -13,6 +13,18 @@ export const bargainEnvironment: EnvironmentDef<BargainTask, BargainOutcome, Bar
   actionSchema: BargainActionSchema,
   roles: BARGAIN_ROLES,
   input: (task) => ({ task }),
+  surface: {
+    outcomeText: (o, role) =>
+      `The negotiation is over: ${
+        o.outcome === "deal"
+          ? `a deal at ${o.dealPrice} US dollars`
+          : o.outcome === "invalid"
+            ? `no deal, the session is invalid (${o.invalidSide === role ? "your" : "the other side's"} move: ${o.invalidReason})`
+            : o.endedBy === "turn-limit"
+              ? "no deal, the turn limit was reached"
+              : `no deal, ${o.endedBySide === role ? "you" : "the other side"} quit`
+      }.`,
+  },
   isNonResponse: (outcome) => outcome.outcome === "invalid",
   noteNonResponse: (outcome, note) =>
     outcome.invalidReason === null

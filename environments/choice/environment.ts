@@ -22,6 +22,14 @@ export const choiceEnvironment: EnvironmentDef<ChoiceTask, ChoiceOutcome, Choice
     maxReasks: settings.maxReasks,
     template: settings.promptTemplate ?? null,
   }),
+  surface: {
+    outcomeText: (o) =>
+      o.chosenSlot === null
+        ? `The task is over: no usable answer (${o.nonResponse?.reason ?? "none"}).`
+        : `The task is over: you chose option ${String.fromCharCode(65 + o.chosenSlot)}.`,
+    // A re-ask follows an answer that could not be used.
+    refused: (view) => (view as { attempt: number }).attempt > 0,
+  },
   isNonResponse: (outcome) => outcome.chosenSlot === null,
   noteNonResponse: noteInNonResponse,
   record: (args) => choiceTrialRecord(args) as unknown as Record<string, unknown>,

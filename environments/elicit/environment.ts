@@ -13,6 +13,12 @@ export const elicitEnvironment: EnvironmentDef<ElicitTask, ElicitOutcome, Elicit
   actionSchema: ElicitActionSchema,
   roles: [RESPONDENT],
   input: (task) => ({ task }),
+  surface: {
+    outcomeText: (o) =>
+      o.value === null
+        ? `The task is over: no usable answer (${o.nonFinite?.reason ?? "none"}).`
+        : `The task is over: your answer was ${o.value} US dollars.`,
+  },
   isNonResponse: (outcome) => outcome.value === null,
   noteNonResponse: (outcome, note) =>
     outcome.nonFinite

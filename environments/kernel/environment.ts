@@ -1,5 +1,6 @@
 import type { AnyStateMachine } from "xstate";
 import type { z } from "zod";
+import type { SurfaceHooks } from "./surface.ts";
 import type { NonResponse, Usage } from "./types.ts";
 
 /**
@@ -11,6 +12,8 @@ export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settin
   machine: AnyStateMachine;
   /** Every action an agent may take (a discriminated union on `type`); LLM tools are made from it. */
   actionSchema: z.ZodDiscriminatedUnion;
+  /** How its tool surface words an episode's end and a refused call (`surface.ts`). */
+  surface?: SurfaceHooks<Outcome>;
   /** Roles played by agents, in the order agent specs are given for one trial. */
   roles: readonly string[];
   input(task: Task, settings: Settings): unknown;

@@ -171,7 +171,9 @@ export async function runEpisode<Output>(
       snapshot = machine.transition(snapshot, event, scope);
     }
   } finally {
-    for (const agent of new Set(Object.values(agents))) if (agent.endEpisode) await agent.endEpisode(ctx);
+    const outcome = snapshot.status === "done" ? snapshot.output : undefined;
+    for (const agent of new Set(Object.values(agents)))
+      if (agent.endEpisode) await agent.endEpisode(ctx, outcome);
   }
   if (failed) throw new EpisodeFailed(failed.failure, failed.turns, usage);
   if (snapshot.status === "error")

@@ -16,6 +16,16 @@ export { ceilCents, floorCents, formatUsd, roundCents, samePrice } from "./money
 export type { CachedResponse, CacheStats, ResponseCache } from "./response-cache.ts";
 export { createRng, type Rng } from "./rng.ts";
 export {
+  type CallResult,
+  GET_TASK_TOOL,
+  type SurfaceHooks,
+  type SurfaceTask,
+  type SurfaceTool,
+  surfaceOf,
+  type ToolSurface,
+  toolsOfActions,
+} from "./surface.ts";
+export {
   type Acted,
   type Agent,
   type AgentContext,

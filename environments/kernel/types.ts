@@ -82,8 +82,11 @@ export interface Acted<Action> {
 export interface Agent<View, Action> {
   readonly id: string;
   act(observation: Observation<View>, ctx: AgentContext): Acted<Action> | Promise<Acted<Action>>;
-  /** Called once when an episode the agent played ends, to drop per-episode state (a conversation). */
-  endEpisode?(ctx: AgentContext): void | Promise<void>;
+  /**
+   * Called once when an episode the agent played ends, to drop per-episode state (a conversation);
+   * with the machine's outcome when the episode reached one (not when it was cut short).
+   */
+  endEpisode?(ctx: AgentContext, outcome?: unknown): void | Promise<void>;
 }
 
 /**

@@ -144,6 +144,12 @@ export interface ExecuteOptions {
    * of a killed runner go to the others. Default one minute.
    */
   leaseMs?: number;
+  /**
+   * Waits until a trial may start (an outside agent is waiting for one: `bazaar serve`), before its
+   * lease is claimed, so that nothing is held for agents that are not there. Resolves with what undoes
+   * the admission when no trial was left to start, or null when no more trials should start.
+   */
+  admit?: (signal: AbortSignal) => Promise<(() => void) | null>;
 }
 
 /**
@@ -276,9 +282,18 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     }
   };
 
+  const admitted = async (): Promise<number> => {
+    if (!opts.admit) return claim();
+    const undo = await opts.admit(signal);
+    if (undo === null) return -1;
+    const seq = await claim();
+    if (seq < 0) undo();
+    return seq;
+  };
+
   const worker = async () => {
     let sinceYield = 0;
-    for (let seq = await claim(); seq >= 0; seq = await claim()) {
+    for (let seq = await admitted(); seq >= 0; seq = await admitted()) {
       // Simulated agents answer synchronously, so without this a worker would never leave the
       // microtask queue: no timer, no signal (Ctrl-C) and no I/O would run until the end.
       if (++sinceYield >= 64) {

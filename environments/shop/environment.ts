@@ -19,6 +19,21 @@ export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings
   actionSchema: ShopActionSchema,
   roles: [SHOP_SHOPPER],
   input: (task) => ({ task }),
+  surface: {
+    outcomeText: (o) =>
+      `The task is over: ${
+        o.endReason === "booked"
+          ? `you booked listing ${o.bookedId}`
+          : o.endReason === "gave-up"
+            ? "you gave up without booking"
+            : o.endReason === "out-of-steps"
+              ? "the step budget is spent, nothing was booked"
+              : o.endReason === "invalid"
+                ? "too many invalid calls, nothing was booked"
+                : "the agent failed, nothing was booked"
+      }.`,
+    refused: (view) => (view as { invalidStreak: number }).invalidStreak > 0,
+  },
   isNonResponse: isShopNonResponse,
   noteNonResponse: noteInNonResponse,
   record: (args) => shopTrialRecord(args) as unknown as Record<string, unknown>,

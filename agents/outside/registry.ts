@@ -1,0 +1,102 @@
+/**
+ * Agent specs for agents from outside bazaar, in any agent slot of any environment:
+ * - `mcp:<name>`: the agent that connects to `bazaar serve` (only there);
+ * - `exec:<command>`: a program started once per episode with a private MCP endpoint (`exec.ts`);
+ * - `module:<file>[#export]`: a JS/TS module run in process (`module.ts`).
+ * Each plays through the environment's tool surface (`environments/kernel/surface.ts`) and the
+ * waiting agent (`waiting.ts`), so its trials are stored, resumed, watched and analysed like any.
+ */
+import { UserError } from "../../environments/kernel/errors.ts";
+import { surfaceOf } from "../../environments/kernel/surface.ts";
+import type { Agent } from "../../environments/kernel/types.ts";
+import { environmentNamed } from "../../environments/registry.ts";
+import { execPlayer } from "./exec.ts";
+import { modulePlayer } from "./module.ts";
+import type { LinkEpisode } from "./waiting.ts";
+import { WaitingAgent } from "./waiting.ts";
+
+/** An agent from outside as a planner takes it: a label, its identity, the policy for the role. */
+export interface OutsidePlayer {
+  label: string;
+  identity: Record<string, unknown>;
+  agent: Agent<unknown, unknown>;
+}
+
+/** Resolves an outside agent's spec for an environment's role, or null when the spec is not one. */
+export type OutsideResolver = (spec: string, env: string, role: string) => OutsidePlayer | null;
+
+export interface OutsideOptions {
+  /** How long an episode waits for the agent's next tool call before it is failed (0: no limit). */
+  episodeTimeoutMs: number;
+  /** `--agent-version`: enters the identity, so a changed agent is a new run. */
+  agentVersion?: string;
+  /** `bazaar serve`: where `mcp:<name>` episodes go (to the sessions that wait for one). */
+  serve?: LinkEpisode;
+  /** `exec:`: names of variables of bazaar's environment the program may see (`--pass-env`). */
+  passEnv?: readonly string[];
+  /** `exec:`: the working directory programs run in (the user's). */
+  cwd?: string;
+}
+
+/** The spec kinds of agents from outside, for help texts. */
+export const OUTSIDE_KINDS = ["exec:<command>", "module:<file>[#export]"] as const;
+
+const KINDS = ["mcp", "exec", "module"] as const;
+
+function kindOf(spec: string): { kind: (typeof KINDS)[number]; rest: string } | null {
+  const i = spec.indexOf(":");
+  if (i < 0) return null;
+  const kind = spec.slice(0, i);
+  return (KINDS as readonly string[]).includes(kind)
+    ? { kind: kind as (typeof KINDS)[number], rest: spec.slice(i + 1) }
+    : null;
+}
+
+/** Whether a spec names an agent from outside (whatever else it gets wrong). */
+export function isOutsideSpec(spec: string): boolean {
+  return kindOf(spec) !== null;
+}
+
+export function outsideResolver(options: OutsideOptions): OutsideResolver {
+  return (spec, envName, role) => {
+    const parsed = kindOf(spec);
+    if (!parsed) return null;
+    const env = environmentNamed(envName);
+    const surface = surfaceOf(env, role);
+    const version = options.agentVersion ? { version: options.agentVersion } : {};
+    if (parsed.rest.trim() === "")
+      throw new UserError(
+        `agent "${spec}": nothing after "${parsed.kind}:"`,
+        `e.g. ${exampleOf(parsed.kind)}`,
+      );
+    switch (parsed.kind) {
+      case "mcp": {
+        if (!options.serve)
+          throw new UserError(
+            `agent "${spec}": mcp: agents connect to bazaar serve`,
+            `run: npx bazaar serve ${envName} --agent-name ${parsed.rest}`,
+          );
+        return {
+          label: spec,
+          identity: { kind: "mcp", name: parsed.rest, ...version },
+          agent: new WaitingAgent(spec, surface, options.serve, options.episodeTimeoutMs) as Agent<
+            unknown,
+            unknown
+          >,
+        };
+      }
+      case "exec":
+        return execPlayer(spec, parsed.rest, surface, options);
+      case "module":
+        return modulePlayer(spec, parsed.rest, surface, options);
+    }
+  };
+}
+
+function exampleOf(kind: string): string {
+  return kind === "mcp"
+    ? "mcp:my-agent"
+    : kind === "exec"
+      ? "exec:python3 my_agent.py"
+      : "module:./my-agent.ts";
+}
