@@ -6,11 +6,11 @@ import type { AnswerShape } from "../environments/kernel/answer-shape.ts";
 import { UserError } from "../environments/kernel/errors.ts";
 import type { AgentEntry } from "../environments/kernel/types.ts";
 import { LlmAgent } from "./llm/agent.ts";
-import type { OutsideResolver } from "./outside/registry.ts";
 import type { ResponseCache } from "./llm/cache.ts";
 import type { CallEvents } from "./llm/gate.ts";
 import { type ModelRule, modelParams, withAnswerDefaults } from "./llm/model-params.ts";
 import { type LlmSettings, type LlmSettingsInput, LlmSettingsSchema, llmIdentity } from "./llm/settings.ts";
+import type { OutsideResolver } from "./outside/registry.ts";
 import { CHOICE_PRESETS, choiceAgentNames } from "./sim/presets.ts";
 
 /** What resolving an `openai:<model>` agent needs besides its name. */
@@ -36,7 +36,9 @@ export function outsideEntry(
   llm: LlmContext | undefined,
 ): AgentEntry | null {
   const player = llm?.outside?.(spec, env, role);
-  return player ? { label: player.label, identity: player.identity, players: { [role]: player.agent } } : null;
+  return player
+    ? { label: player.label, identity: player.identity, players: { [role]: player.agent } }
+    : null;
 }
 
 /**
