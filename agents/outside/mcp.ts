@@ -32,8 +32,17 @@ function getTaskTool(surface: ToolSurface) {
   };
 }
 
-function textResult(text: string, isError: boolean): CallToolResult {
-  return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
+/** The `_meta` key of the environment's structured view in a call's result (`CallResult.view`). */
+export const VIEW_META = "bazaar/view";
+/** The `_meta` key that says the episode is over. */
+export const OVER_META = "bazaar/over";
+
+function textResult(text: string, isError: boolean, meta?: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: "text", text }],
+    ...(isError ? { isError: true } : {}),
+    ...(meta ? { _meta: meta } : {}),
+  };
 }
 
 /** The MCP server of one session. `instructions`: the task when it is known at initialize. */
@@ -56,7 +65,10 @@ export function episodeServer(
     const ep = await episodes.episode(req.params.name);
     if ("none" in ep) return textResult(ep.none, true);
     const result = await ep.call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>);
-    return textResult(result.text, result.isError);
+    return textResult(result.text, result.isError, {
+      [OVER_META]: result.over,
+      ...(result.view !== undefined ? { [VIEW_META]: result.view } : {}),
+    });
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [{ name: TASK_PROMPT, description: `The task of this ${surface.env} episode, as messages.` }],

@@ -47,6 +47,8 @@ export class EpisodeLink {
   private goneReason: string | null = null;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly endListeners: ((r: CallResult) => void)[] = [];
+  /** The environment's view at the latest turn (`CallResult.view`). */
+  private view: unknown;
   /** Tool calls made (get_task included) and steps taken. */
   calls = 0;
   steps = 0;
@@ -59,6 +61,7 @@ export class EpisodeLink {
     private readonly idleMs: number,
   ) {
     this.task = surface.taskOf(observation.messages);
+    this.view = observation.view;
   }
 
   get over(): boolean {
@@ -81,7 +84,12 @@ export class EpisodeLink {
   }
 
   private taskResult(): CallResult {
-    return { text: this.task.text, isError: false, over: this.ended !== null };
+    return {
+      text: this.task.text,
+      isError: false,
+      over: this.ended !== null,
+      ...(this.ended === null ? { view: this.view } : {}),
+    };
   }
 
   private async step(name: string, args: Record<string, unknown>): Promise<CallResult> {
@@ -101,6 +109,7 @@ export class EpisodeLink {
 
   /** The driver's turn: answer the call in flight with what the machine showed, then wait for the next. */
   next(observation: Observation<unknown>, seen: number): Promise<Record<string, unknown>> {
+    this.view = observation.view;
     if (this.inFlight) {
       const fresh = observation.messages.slice(seen);
       this.inFlight.resolve(this.surface.resultOf(fresh, observation.view));

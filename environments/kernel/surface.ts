@@ -37,6 +37,11 @@ export interface CallResult {
   isError: boolean;
   /** The episode is over: this result carries its outcome, and later calls change nothing. */
   over: boolean;
+  /**
+   * The environment's structured view after the call (what simulated agents read), for clients that
+   * want it besides the text; absent once the episode is over.
+   */
+  view?: unknown;
 }
 
 /** What an environment adds to the generic surface: how its episode's end and refusals read. */
@@ -129,7 +134,7 @@ function buildSurface(env: AnyEnvironment, role: string): ToolSurface {
         .filter((m) => m.role !== "assistant")
         .map((m) => m.content)
         .join("\n\n");
-      return { text, isError: hooks?.refused?.(view) ?? false, over: false };
+      return { text, isError: hooks?.refused?.(view) ?? false, over: false, view };
     },
     endedResult(outcome) {
       const text = hooks ? hooks.outcomeText(outcome, role) : "The episode is over.";
