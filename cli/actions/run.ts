@@ -14,13 +14,14 @@ import { DeferredCache, llmContextFrom } from "../llm-context.ts";
 import type { LlmOptions } from "../llm-options.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
+import { type OutsideCliOptions, outsideSettings } from "../outside-options.ts";
 import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import type { CommonRunOptions, EnvironmentCli } from "../run/index.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
 
-export interface RunOptions extends LlmOptions, CommonRunOptions {
+export interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
   retryErrors?: boolean;
   limit?: string;
   store: string;
@@ -139,6 +140,8 @@ export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out:
       else out.error(message);
     },
   };
+  const { outsideResolver } = await import("../../agents/outside/registry.ts");
+  llm.outside = outsideResolver(outsideSettings(o));
   const plan = (await envCli.planner())(o, llm);
   // Said once: a setting the user asked for that a model does not take (never dropped silently).
   for (const note of llm.notes ?? []) out.error(note);

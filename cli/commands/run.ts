@@ -3,11 +3,18 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import type { RunOptions } from "../actions/run.ts";
 import { addLlmOptions } from "../llm-options.ts";
 import type { Output } from "../output.ts";
+import { addOutsideOptions } from "../outside-options.ts";
 import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { storeOption } from "../store-option.ts";
 
 /** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
 function addSharedOptions(cmd: Command): Command {
+  return addOutsideOptions(
+    addLlmOptionsOf(cmd).optionsGroup("agents from outside (exec:<command>, module:<file>[#export]):"),
+  );
+}
+
+function addLlmOptionsOf(cmd: Command): Command {
   return addLlmOptions(
     cmd
       .option("--limit <n>", "run only the first n trials of the design (a quick try)")
