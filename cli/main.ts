@@ -8,18 +8,20 @@ import { registerExport } from "./commands/export.ts";
 import { registerImport } from "./commands/import.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
+import { registerServe } from "./commands/serve.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
 import { registerStore } from "./commands/store.ts";
 import { registerWatch } from "./commands/watch.ts";
 import { EXIT } from "./exit.ts";
 import { consoleOutput, type Output } from "./output.ts";
+import { VERSION } from "./version.ts";
 
 export { EXIT };
 
 export function buildProgram(out: Output = consoleOutput): Command {
   const program = new Command("bazaar")
     .description("a simulator and audit bench for LLM shopping agents")
-    .version("0.1.0")
+    .version(VERSION)
     .showHelpAfterError("(add --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
@@ -31,6 +33,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerCache(program, out);
   registerStore(program, out);
   registerAnalyze(program, out);
+  registerServe(program, out);
   registerServeSim(program, out);
   registerDatasets(program, out);
   registerWatch(program, out);

@@ -113,11 +113,16 @@ export class McpHttpHost {
     await Promise.all(closing);
   }
 
-  async close(): Promise<void> {
+  /** Stops taking requests; answers already being written get a moment to reach their clients. */
+  async close(graceMs = 1000): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    this.http.closeIdleConnections();
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([closed, grace]);
     await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => {})));
     this.sessions.clear();
     this.http.closeAllConnections();
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await closed;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -36,6 +36,8 @@ function getTaskTool(surface: ToolSurface) {
 export const VIEW_META = "bazaar/view";
 /** The `_meta` key that says the episode is over. */
 export const OVER_META = "bazaar/over";
+/** The `_meta` key of the trial a result belongs to: its key and replicate. */
+export const TRIAL_META = "bazaar/trial";
 
 function textResult(text: string, isError: boolean, meta?: Record<string, unknown>): CallToolResult {
   return {
@@ -67,6 +69,7 @@ export function episodeServer(
     const result = await ep.call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>);
     return textResult(result.text, result.isError, {
       [OVER_META]: result.over,
+      [TRIAL_META]: { key: ep.trialKey, replicate: ep.replicate },
       ...(result.view !== undefined ? { [VIEW_META]: result.view } : {}),
     });
   });

@@ -55,6 +55,8 @@ export class EpisodeLink {
 
   constructor(
     readonly trialKey: string,
+    /** Which repetition of its task the trial is (0-based), for agents that seed by it. */
+    readonly replicate: number,
     readonly surface: ToolSurface,
     observation: Observation<unknown>,
     /** How long the link waits for the next call before the episode is failed (0: forever). */
@@ -204,7 +206,7 @@ export class WaitingAgent implements Agent<unknown, Record<string, unknown>> {
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
     let entry = this.links.get(ctx.trialKey);
     if (!entry) {
-      const link = new EpisodeLink(ctx.trialKey, this.surface, observation, this.idleMs);
+      const link = new EpisodeLink(ctx.trialKey, ctx.replicate, this.surface, observation, this.idleMs);
       entry = { link, seen: observation.messages.length };
       this.links.set(ctx.trialKey, entry);
       if (ctx.signal) {

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { poolSummaryLines } from "../../agents/llm/pool/summary.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
+import type { LinkEpisode } from "../../agents/outside/waiting.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
-import { executeRun, type RunResult } from "../../environments/runner/execute.ts";
+import { type ExecuteOptions, executeRun, type RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
@@ -116,8 +117,27 @@ async function headlineOf(
  */
 const PAUSES_BEFORE_STOPPING = 3;
 
+/** What `bazaar serve` changes in a run: its agent waits for MCP sessions, which it admits trial by trial. */
+export interface ServeHooks {
+  /** Where `mcp:<name>` episodes go. */
+  link: LinkEpisode;
+  admit: NonNullable<ExecuteOptions["admit"]>;
+  /** Told once the run is planned and before any trial starts: say where the agent connects. */
+  ready(plan: RunPlan, left: number): Promise<void>;
+  /**
+   * Told after each pass over the run; true to pass again (failed trials are played by later
+   * sessions: a server stays until its run is whole or it is stopped).
+   */
+  again(result: RunResult): Promise<boolean>;
+}
+
 /** `bazaar run <env>`: plans the run, checks the endpoints, runs it into the store and reports. */
-export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out: Output): Promise<void> {
+export async function runEnvironment(
+  envCli: EnvironmentCli,
+  o: RunOptions,
+  out: Output,
+  serve?: ServeHooks,
+): Promise<void> {
   const cache = new DeferredCache();
   const llm = llmContextFrom(o, cache);
   let retries = 0;
@@ -141,7 +161,7 @@ export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out:
     },
   };
   const { outsideResolver } = await import("../../agents/outside/registry.ts");
-  llm.outside = outsideResolver(outsideSettings(o));
+  llm.outside = outsideResolver({ ...outsideSettings(o), ...(serve ? { serve: serve.link } : {}) });
   const plan = (await envCli.planner())(o, llm);
   // Said once: a setting the user asked for that a model does not take (never dropped silently).
   for (const note of llm.notes ?? []) out.error(note);
@@ -189,16 +209,38 @@ export async function runEnvironment(envCli: EnvironmentCli, o: RunOptions, out:
         });
   try {
     const live = view;
-    const result = await executeRun(plan, store, {
-      limit,
-      concurrency: batchSize ?? concurrency,
-      hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
-      signal: controller.signal,
-      onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
-      onTrial: live ? (record) => live.onTrial(record) : undefined,
-      onEpisode: live ? live.episodes : undefined,
-      leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
-    });
+    const execute = () =>
+      executeRun(plan, store, {
+        limit,
+        concurrency: batchSize ?? concurrency,
+        hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
+        signal: controller.signal,
+        onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
+        onTrial: live ? (record) => live.onTrial(record) : undefined,
+        onEpisode: live ? live.episodes : undefined,
+        leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
+        ...(serve ? { admit: serve.admit } : {}),
+      });
+    if (serve) {
+      const target = Math.min(plan.total, limit ?? plan.total);
+      const done = store.doneSeqs(plan.runId, plan.total);
+      let left = 0;
+      for (let i = 0; i < target; i++) left += 1 - done[i]!;
+      await serve.ready(plan, left);
+    }
+    let result = await execute();
+    // A server passes again over what failed (a session that went away): later sessions play it.
+    while (serve && !result.interrupted && !controller.signal.aborted && (await serve.again(result))) {
+      const before = result;
+      const pass = await execute();
+      result = {
+        ...pass,
+        ranNow: before.ranNow + pass.ranNow,
+        nonResponsesNow: before.nonResponsesNow + pass.nonResponsesNow,
+        cutAtCapNow: before.cutAtCapNow + pass.cutAtCapNow,
+        failedNow: before.failedNow + pass.failedNow,
+      };
+    }
     watched = true;
     await live?.finish(result);
     progress.end();

@@ -8,13 +8,13 @@ import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { storeOption } from "../store-option.ts";
 
 /** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
-function addSharedOptions(cmd: Command): Command {
+export function addSharedOptions(cmd: Command): Command {
   return addOutsideOptions(
-    addLlmOptionsOf(cmd).optionsGroup("agents from outside (exec:<command>, module:<file>[#export]):"),
+    addRunOptions(cmd).optionsGroup("agents from outside (exec:<command>, module:<file>[#export]):"),
   );
 }
 
-function addLlmOptionsOf(cmd: Command): Command {
+function addRunOptions(cmd: Command): Command {
   return addLlmOptions(
     cmd
       .option("--limit <n>", "run only the first n trials of the design (a quick try)")
@@ -48,7 +48,7 @@ function addLlmOptionsOf(cmd: Command): Command {
  * A flag the subcommand does not know: another environment's (named, so the user sees where it
  * belongs) or no one's (in commander's wording, with the flags it may be a typo of).
  */
-function strayOption(
+export function strayOption(
   env: string,
   flag: string,
   owners: ReadonlyMap<string, readonly string[]>,
@@ -73,12 +73,12 @@ function strayOption(
 }
 
 /** Each flag a command shows in its help (hidden ones are there only to be refused with advice). */
-function visible(c: Command): string[] {
+export function visible(c: Command): string[] {
   return c.options.filter((o) => !o.hidden).map((o) => o.long!);
 }
 
 /** Each environment's own flags (not the shared ones): to say whose a stray flag is. */
-async function optionOwners(): Promise<Map<string, string[]>> {
+export async function optionOwners(): Promise<Map<string, string[]>> {
   const shared = new Set(visible(addSharedOptions(new Command())));
   const owners = await Promise.all(
     ENVIRONMENT_CLIS.map(async (e) => {

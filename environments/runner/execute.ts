@@ -282,12 +282,24 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     }
   };
 
+  // Admission (`opts.admit`) waits for an outside agent before a trial is claimed. Once one worker
+  // finds nothing left to claim, the others stop waiting for agents that no trial would serve.
+  const admission = new AbortController();
+  setMaxListeners(0, admission.signal);
+  signal.addEventListener("abort", () => admission.abort(), { once: true });
   const admitted = async (): Promise<number> => {
     if (!opts.admit) return claim();
-    const undo = await opts.admit(signal);
+    if (next >= queue.length && leases.exhausted()) {
+      admission.abort();
+      return -1;
+    }
+    const undo = await opts.admit(admission.signal);
     if (undo === null) return -1;
     const seq = await claim();
-    if (seq < 0) undo();
+    if (seq < 0) {
+      undo();
+      admission.abort();
+    }
     return seq;
   };
 

@@ -206,6 +206,12 @@ export class TrialLeases {
     return freed;
   }
 
+  /** Whether no block is left that this runner has not been through (so `claim` would find none). */
+  exhausted(): boolean {
+    while (this.visited.has(this.lowest)) this.lowest++;
+    return this.lowest >= this.blocks;
+  }
+
   /** A block known to be done (every trial stored when the runner started): never claimed. */
   skip(block: number): void {
     this.visited.add(block);
