@@ -317,3 +317,42 @@ describe("bazaar serve: security", () => {
     }
   });
 });
+
+describe("bazaar serve --stdio", () => {
+  it("one session plays episodes one after another, get_task starting each, and the server exits when the run is whole", async () => {
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const dir = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "serve", "shop", "--agent-name", "piped", "--stdio", "--limit", "2", "--store", "p.db"],
+      cwd: dir,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    const booked: string[] = [];
+    for (let episode = 0; episode < 2; episode++) {
+      const task = (await client.callTool({ name: "get_task", arguments: {} })) as ToolResult;
+      expect(task.isError, textOf(task)).toBeFalsy();
+      expect(textOf(task)).toMatch(/book/i);
+      const page = await client.callTool({ name: "search", arguments: {} });
+      const id = /^1\. (\S+)/m.exec(textOf(page))![1]!;
+      const last = (await client.callTool({ name: "book", arguments: { id } })) as ToolResult;
+      expect(last._meta?.["bazaar/over"], textOf(last)).toBe(true);
+      booked.push(id);
+    }
+    // The run is whole: the server prints its summary on stderr (stdout is the MCP channel) and exits.
+    const deadline = Date.now() + 30_000;
+    while (!/trials stored/.test(stderr) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await client.close().catch(() => {});
+    expect(stderr).toMatch(/2 of \d+ trials stored/);
+    const records = await storedRecords(dir, "p.db");
+    expect(records.map((r) => (r.booked as { id: string }).id)).toEqual(booked);
+    expect(records.every((r) => r.agent === "mcp:piped")).toBe(true);
+  });
+});
