@@ -3,9 +3,6 @@
  * shared by `run` and `serve`. Parsing them loads nothing of the agents themselves.
  */
 import type { Command } from "commander";
-import { z } from "zod";
-import { UserError } from "../environments/kernel/errors.ts";
-import { parseOption } from "./options.ts";
 
 export interface OutsideCliOptions {
   passEnv?: string;
@@ -28,36 +25,4 @@ export function addOutsideOptions(cmd: Command): Command {
       "--pass-env <names>",
       "exec: agents: comma-separated names of environment variables the program may see (e.g. OPENAI_API_KEY); nothing else of bazaar's environment reaches it",
     );
-}
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The outside agents' settings as `agents/outside/registry.ts` takes them (without `serve`). */
-export function outsideSettings(o: OutsideCliOptions): {
-  episodeTimeoutMs: number;
-  agentVersion?: string;
-  passEnv: string[];
-  cwd: string;
-} {
-  const seconds = parseOption(
-    "episode-timeout",
-    z.coerce.number().refine(Number.isFinite, "expected a number").pipe(z.number().min(0)),
-    o.episodeTimeout,
-  );
-  const passEnv = (o.passEnv ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const name of passEnv)
-    if (!ENV_NAME.test(name))
-      throw new UserError(
-        `--pass-env: "${name}" is not a variable name`,
-        "e.g. --pass-env OPENAI_API_KEY,HF_TOKEN",
-      );
-  return {
-    episodeTimeoutMs: Math.round(seconds * 1000),
-    ...(o.agentVersion ? { agentVersion: o.agentVersion } : {}),
-    passEnv,
-    cwd: process.cwd(),
-  };
 }

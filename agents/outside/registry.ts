@@ -12,31 +12,10 @@ import type { Agent } from "../../environments/kernel/types.ts";
 import { environmentNamed } from "../../environments/registry.ts";
 import { execPlayer } from "./exec.ts";
 import { modulePlayer } from "./module.ts";
-import type { LinkEpisode } from "./waiting.ts";
+import type { OutsideOptions, OutsideResolver } from "./types.ts";
 import { WaitingAgent } from "./waiting.ts";
 
-/** An agent from outside as a planner takes it: a label, its identity, the policy for the role. */
-export interface OutsidePlayer {
-  label: string;
-  identity: Record<string, unknown>;
-  agent: Agent<unknown, unknown>;
-}
-
-/** Resolves an outside agent's spec for an environment's role, or null when the spec is not one. */
-export type OutsideResolver = (spec: string, env: string, role: string) => OutsidePlayer | null;
-
-export interface OutsideOptions {
-  /** How long an episode waits for the agent's next tool call before it is failed (0: no limit). */
-  episodeTimeoutMs: number;
-  /** `--agent-version`: enters the identity, so a changed agent is a new run. */
-  agentVersion?: string;
-  /** `bazaar serve`: where `mcp:<name>` episodes go (to the sessions that wait for one). */
-  serve?: LinkEpisode;
-  /** `exec:`: names of variables of bazaar's environment the program may see (`--pass-env`). */
-  passEnv?: readonly string[];
-  /** `exec:`: the working directory programs run in (the user's). */
-  cwd?: string;
-}
+export type { OutsideOptions, OutsidePlayer, OutsideResolver } from "./types.ts";
 
 /** The spec kinds of agents from outside, for help texts. */
 export const OUTSIDE_KINDS = ["exec:<command>", "module:<file>[#export]"] as const;

@@ -7,7 +7,6 @@
  * calls.
  */
 import { z } from "zod";
-import type { AnyEnvironment } from "./environment.ts";
 import type { Message } from "./types.ts";
 
 /** A tool as a function-calling API or MCP lists it. */
@@ -92,10 +91,18 @@ export function toolsOfActions(actionSchema: z.ZodDiscriminatedUnion): SurfaceTo
   return tools;
 }
 
-const surfaces = new WeakMap<AnyEnvironment, Map<string, ToolSurface>>();
+/** What a surface is made from: an environment's name, actions and hooks (`EnvironmentDef`). */
+export interface SurfaceSource {
+  name: string;
+  actionSchema: z.ZodDiscriminatedUnion;
+  // biome-ignore lint/suspicious/noExplicitAny: every environment's outcome type
+  surface?: SurfaceHooks<any>;
+}
+
+const surfaces = new WeakMap<SurfaceSource, Map<string, ToolSurface>>();
 
 /** The surface of `env` for `role` (built once per environment and role). */
-export function surfaceOf(env: AnyEnvironment, role: string): ToolSurface {
+export function surfaceOf(env: SurfaceSource, role: string): ToolSurface {
   let byRole = surfaces.get(env);
   if (!byRole) {
     byRole = new Map();
@@ -109,7 +116,7 @@ export function surfaceOf(env: AnyEnvironment, role: string): ToolSurface {
   return surface;
 }
 
-function buildSurface(env: AnyEnvironment, role: string): ToolSurface {
+function buildSurface(env: SurfaceSource, role: string): ToolSurface {
   const hooks = env.surface as SurfaceHooks | undefined;
   const tools = toolsOfActions(env.actionSchema);
   return {

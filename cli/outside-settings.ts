@@ -1,0 +1,37 @@
+/** The outside agents' options (`outside-options.ts`) as `agents/outside/registry.ts` takes them. */
+import { z } from "zod";
+import { UserError } from "../environments/kernel/errors.ts";
+import { parseOption } from "./options.ts";
+import type { OutsideCliOptions } from "./outside-options.ts";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The outside agents' settings as `agents/outside/registry.ts` takes them (without `serve`). */
+export function outsideSettings(o: OutsideCliOptions): {
+  episodeTimeoutMs: number;
+  agentVersion?: string;
+  passEnv: string[];
+  cwd: string;
+} {
+  const seconds = parseOption(
+    "episode-timeout",
+    z.coerce.number().refine(Number.isFinite, "expected a number").pipe(z.number().min(0)),
+    o.episodeTimeout,
+  );
+  const passEnv = (o.passEnv ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of passEnv)
+    if (!ENV_NAME.test(name))
+      throw new UserError(
+        `--pass-env: "${name}" is not a variable name`,
+        "e.g. --pass-env OPENAI_API_KEY,HF_TOKEN",
+      );
+  return {
+    episodeTimeoutMs: Math.round(seconds * 1000),
+    ...(o.agentVersion ? { agentVersion: o.agentVersion } : {}),
+    passEnv,
+    cwd: process.cwd(),
+  };
+}
