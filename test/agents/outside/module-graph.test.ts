@@ -1,0 +1,125 @@
+/**
+ * `module:` graphs in process (agents/outside/module-graph.ts): a LangGraph ReAct graph over a
+ * scripted `fakeModel()`, handed the shop's tools as LangChain tools, plays whole episodes — each
+ * tool call a step of the machine — and its trials are stored like any; a compiled graph exported
+ * as it is reads the tools from `configurable.tools`. And the ways a graph goes wrong: it ends before
+ * the episode (its own non-answer), it throws (its own error), its provider is down (a failed
+ * trial), it sends malformed arguments (an invalid call, judged by the machine as natively).
+ */
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { outsideResolver } from "../../../agents/outside/registry.ts";
+import { planShop } from "../../../cli/run/shop-plan.ts";
+import { executeRun } from "../../../environments/runner/execute.ts";
+import type { RunPlan } from "../../../environments/runner/plan.ts";
+import { trialRecords } from "../../../environments/runner/records.ts";
+import type { ShopTrialRecord } from "../../../environments/shop/index.ts";
+import { Store } from "../../../environments/store/index.ts";
+import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";
+
+const GRAPHS = "test/fixtures/outside-modules/shop-graph.ts";
+
+function plan(agent: string, tasks = 4): RunPlan {
+  return planShop(
+    { agent, tasks: String(tasks), replicates: "1" },
+    { settings: {}, outside: outsideResolver({ episodeTimeoutMs: 0, cwd: REPO_ROOT }) },
+  );
+}
+
+async function run(p: RunPlan) {
+  const store = Store.open(path.join(tempDir(), "g.db"), { create: true });
+  try {
+    const result = await executeRun(p, store, { concurrency: 4 });
+    const records = [...trialRecords(store, p.runId)] as unknown as ShopTrialRecord[];
+    return { result, records, failed: store.failedTrials(p.runId) };
+  } finally {
+    store.close();
+  }
+}
+
+/** The model calls each trial's graph made (the fixture records them). */
+const modelCalls = () =>
+  (globalThis as { bazaarGraphCalls?: Record<string, string[]> }).bazaarGraphCalls ?? {};
+
+describe("a LangGraph graph module plays whole episodes through the tools", () => {
+  it("searches, views two results at once and books the first; stopped when the episode ends", async () => {
+    const { result, records } = await run(plan(`module:${GRAPHS}`, 6));
+    expect(result.stored).toBe(6);
+    for (const r of records) {
+      expect(r.endReason, r.taskId).toBe("booked");
+      expect(r.nonResponse).toBeNull();
+      expect(r.invalidCalls).toBe(0);
+      expect(r.trajectory.map((t) => t.tool)).toEqual(["search", "view", "view", "book"]);
+      expect(r.booked!.id).toBe(r.shown[0]!.id);
+      expect(r.shown.filter((s) => s.viewed).map((s) => s.id)).toEqual(r.shown.slice(0, 2).map((s) => s.id));
+      // The model's three calls, counted with the steps they led to.
+      expect(r.usage).toMatchObject({ calls: 3, inputTokens: 300, outputTokens: 30 });
+      // The run was aborted with the episode: the model was not asked again after the booking.
+      expect(modelCalls()[r.trialKey]).toEqual(["search", "view", "book"]);
+    }
+  });
+
+  it("an async factory is given the task", async () => {
+    const { records } = await run(plan(`module:${GRAPHS}#fromTask`, 2));
+    for (const r of records) {
+      expect(r.endReason).toBe("booked");
+      expect(modelCalls()[r.trialKey]![0]).toBe("task:I need a hotel room in New York for one night.");
+    }
+  });
+
+  it("a compiled graph exported as it is gets the tools in configurable.tools", async () => {
+    const { records } = await run(plan("module:test/fixtures/outside-modules/shop-graph-compiled.ts", 3));
+    expect(records).toHaveLength(3);
+    for (const r of records) {
+      expect(r.endReason).toBe("booked");
+      expect(r.trajectory.map((t) => t.tool)).toEqual(["search", "book"]);
+    }
+  });
+});
+
+describe("a graph that goes wrong", () => {
+  it("ends before the episode: its own non-answer, quoting its last message", async () => {
+    const { records, failed } = await run(plan(`module:${GRAPHS}#quits`, 2));
+    expect(failed).toEqual([]);
+    for (const r of records) {
+      expect(r.endReason).toBe("agent-error");
+      expect(r.nonResponse!.reason).toBe(
+        'agent error: the graph ended before the episode was over: "I would rather not book anything today."',
+      );
+    }
+  });
+
+  it("throws: its own error, a non-response", async () => {
+    const { records, failed } = await run(plan(`module:${GRAPHS}#throws`, 2));
+    expect(failed).toEqual([]);
+    for (const r of records) {
+      expect(r.endReason).toBe("agent-error");
+      expect(r.steps).toBe(1);
+      expect(r.nonResponse!.reason).toBe("agent error: the graph failed: Error: the planner lost its plan");
+    }
+  });
+
+  it("its provider is down: a failed trial (infrastructure), not an answer", async () => {
+    const { result, records, failed } = await run(plan(`module:${GRAPHS}#overloaded`, 2));
+    expect(records).toEqual([]);
+    expect(result.failedNow).toBe(2);
+    for (const f of failed)
+      expect(f.failure).toEqual({
+        kind: "infrastructure",
+        message: "the graph failed: HTTP 503: 503 Service Unavailable",
+      });
+  });
+
+  it("sends malformed arguments: the machine refuses them and counts an invalid call, as natively", async () => {
+    const { records } = await run(plan(`module:${GRAPHS}#malformed`, 2));
+    for (const r of records) {
+      expect(r.endReason).toBe("booked");
+      expect(r.invalidCalls).toBe(1);
+      expect(r.trajectory.map((t) => [t.tool, t.ok])).toEqual([
+        ["search", true],
+        ["view", false],
+        ["book", true],
+      ]);
+    }
+  });
+});
