@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { outsideResolver } from "../../../agents/outside/registry.ts";
+import { type OutsideOptions, outsideResolver } from "../../../agents/outside/registry.ts";
 import { planShop } from "../../../cli/run/shop-plan.ts";
 import { executeRun } from "../../../environments/runner/execute.ts";
 import type { RunPlan } from "../../../environments/runner/plan.ts";
@@ -19,10 +19,10 @@ import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";
 
 const GRAPHS = "test/fixtures/outside-modules/shop-graph.ts";
 
-function plan(agent: string, tasks = 4): RunPlan {
+function plan(agent: string, tasks = 4, options: Partial<OutsideOptions> = {}): RunPlan {
   return planShop(
     { agent, tasks: String(tasks), replicates: "1" },
-    { settings: {}, outside: outsideResolver({ episodeTimeoutMs: 0, cwd: REPO_ROOT }) },
+    { settings: {}, outside: outsideResolver({ episodeTimeoutMs: 0, cwd: REPO_ROOT, ...options }) },
   );
 }
 
@@ -40,6 +40,22 @@ async function run(p: RunPlan) {
 /** The model calls each trial's graph made (the fixture records them). */
 const modelCalls = () =>
   (globalThis as { bazaarGraphCalls?: Record<string, string[]> }).bazaarGraphCalls ?? {};
+
+/** Polls `cond` until it holds, failing after `ms`. */
+async function until(cond: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The trials (by key) whose graph recorded `what`, among those not seen in `before`. */
+function recorded(what: string, before: ReadonlySet<string>): string[] {
+  return Object.entries(modelCalls())
+    .filter(([k, calls]) => !before.has(k) && calls.includes(what))
+    .map(([k]) => k);
+}
 
 describe("a LangGraph graph module plays whole episodes through the tools", () => {
   it("searches, views two results at once and books the first; stopped when the episode ends", async () => {
@@ -121,5 +137,34 @@ describe("a graph that goes wrong", () => {
         ["book", true],
       ]);
     }
+  });
+});
+
+describe("a graph's run ends with its episode", () => {
+  it("when the run is stopped (Ctrl-C): every graph aborted, nothing stored", async () => {
+    const before = new Set(Object.keys(modelCalls()));
+    const p = plan(`module:${GRAPHS}#hangs`, 3, { agentVersion: "stopped" });
+    const store = Store.open(path.join(tempDir(), "g.db"), { create: true });
+    const controller = new AbortController();
+    const running = executeRun(p, store, { concurrency: 3, signal: controller.signal });
+    await until(() => recorded("waiting", before).length === 3);
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ interrupted: true, stored: 0, failedNow: 0 });
+    await until(() => recorded("aborted", before).length === 3);
+    store.close();
+  });
+
+  it("when the graph is idle past --episode-timeout: a failed trial, and the graph aborted", async () => {
+    const before = new Set(Object.keys(modelCalls()));
+    const p = plan(`module:${GRAPHS}#hangs`, 2, { agentVersion: "idle", episodeTimeoutMs: 300 });
+    const { result, failed } = await run(p);
+    expect(result.failedNow).toBe(2);
+    for (const f of failed)
+      expect(f.failure).toEqual({
+        kind: "infrastructure",
+        message: "outside agent: no tool call for 0 s (--episode-timeout)",
+      });
+    await until(() => recorded("aborted", before).length === 2);
   });
 });
