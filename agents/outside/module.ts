@@ -164,20 +164,16 @@ export class ModuleAgent implements Agent<unknown, unknown> {
         `try loading it alone: node ${isTypeScript(this.file) ? "--import tsx " : ""}${this.rel}`,
       );
     }
-    const names = Object.keys(ns).filter((k) => k !== GRAPH_MARKER);
-    // A CommonJS module's exports arrive as the default export: `#name` reads them there too.
-    const exported =
-      this.exportName in ns
-        ? ns[this.exportName]
-        : (ns.default as Record<string, unknown> | undefined)?.[this.exportName];
+    const { names, lookup } = exportsOf(ns);
+    const exported = lookup(this.exportName);
     if (exported === undefined || exported === null)
       throw this.configuration(
         `it has no ${this.exportName === "default" ? "default export" : `export "${this.exportName}"`}`,
         names.length
-          ? `its exports: ${names.join(", ")} (name one after #: module:${this.rel}#${names[0]})`
+          ? `its exports: ${names.join(", ")} (name one after #: module:${this.rel}#${names.find((n) => n !== "default") ?? names[0]})`
           : "export an Agent, an Agent factory, or a LangGraph graph",
       );
-    const graphMarked = ns[GRAPH_MARKER] === true;
+    const graphMarked = lookup(GRAPH_MARKER) === true;
     if (typeof exported === "function") {
       if (graphMarked) return this.graphAgent(exported as GraphFactory);
       return new FactoryAgent(this.id, exported as AgentFactory, this.surface, (m, h) =>
@@ -221,6 +217,28 @@ export class ModuleAgent implements Agent<unknown, unknown> {
     };
     return new GraphAgent(this.id, this.surface, core, graphOf, this.options.episodeTimeoutMs);
   }
+}
+
+/**
+ * A module's exports by name. A CommonJS module arrives as its `module.exports` in `default`: its
+ * properties are read as exports too, and one compiled from ES syntax (TypeScript in a CommonJS
+ * package: `__esModule`) is read as the exports object it is, its `default` the default export.
+ */
+function exportsOf(ns: Record<string, unknown>): {
+  names: string[];
+  lookup(name: string): unknown;
+} {
+  const d = ns.default as Record<string, unknown> | undefined;
+  const wrapped = typeof d === "object" || typeof d === "function" ? d : undefined;
+  const esModule = wrapped?.__esModule === true;
+  const exports = esModule ? { ...wrapped } : ns;
+  delete exports.__esModule;
+  return {
+    names: Object.keys(exports)
+      .filter((k) => k !== GRAPH_MARKER)
+      .sort(),
+    lookup: (name) => (name in exports ? exports[name] : esModule ? undefined : wrapped?.[name]),
+  };
 }
 
 type AgentFactory = (ctx: ModuleAgentContext) => unknown;

@@ -13,7 +13,7 @@
  * under its own identity is compared too.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseModuleSpec } from "../../../agents/outside/module.ts";
@@ -187,6 +187,33 @@ describe("a module wrapping bazaar's simulated policies stores what they store n
   });
 });
 
+describe("CommonJS modules", () => {
+  it("module.exports and its properties, and TypeScript in a CommonJS package (no type: module)", async () => {
+    const dir = tempDir();
+    const agent = (reason: string) =>
+      `({ id: "x", act: () => ({ action: { type: "give_up", reason: "${reason}" } }) })`;
+    writeFileSync(
+      path.join(dir, "agent.cjs"),
+      `module.exports = () => ${agent("cjs")};\nmodule.exports.named = () => ${agent("cjs-named")};\n`,
+    );
+    writeFileSync(
+      path.join(dir, "agent.ts"),
+      `export default () => ${agent("ts")};\nexport const named = () => ${agent("ts-named")};\n`,
+    );
+    for (const [spec, reason] of [
+      ["agent.cjs", "cjs"],
+      ["agent.cjs#named", "cjs-named"],
+      ["agent.ts", "ts"],
+      ["agent.ts#named", "ts-named"],
+    ]) {
+      const got = await outcomes(
+        planShop({ agent: `module:${spec}`, tasks: "1", replicates: "1" }, llm({ cwd: dir })),
+      );
+      expect([...got.values()], spec).toEqual([expect.objectContaining({ giveUpReason: reason })]);
+    }
+  });
+});
+
 describe("a module that cannot play stops the run and says what to fix", () => {
   async function stopped(spec: string): Promise<RunStopped> {
     const plan = planShop({ agent: spec, tasks: "4", replicates: "1" }, llm());
@@ -230,7 +257,6 @@ describe("a module that cannot play stops the run and says what to fix", () => {
   it("a module that does not load", async () => {
     const dir = tempDir();
     const file = path.join(dir, "bad.mjs");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(file, "export default {\n");
     const plan = planShop({ agent: `module:${file}`, tasks: "2", replicates: "1" }, llm({ cwd: dir }));
     const store = Store.open(path.join(dir, "m.db"), { create: true });
