@@ -371,10 +371,21 @@ class ExecEpisode {
    */
   private ended(last: CallResult): void {
     this.over = true;
-    if (this.gone || !this.child?.pid) return;
     const cutShort = last.isError;
+    // An episode cut short has nothing more to say: its URL is dead at once. One that ended keeps
+    // answering (with its outcome) until its program is gone.
+    if (cutShort) this.dropRoute();
+    if (this.gone || !this.child?.pid) return;
     if (cutShort) this.stop();
     else this.later(() => this.stop(), EXIT_GRACE_MS);
+  }
+
+  /** The episode's endpoint goes (at once: the route is dropped before any session is closed). */
+  private dropRoute(): void {
+    const host = this.host;
+    const route = this.route;
+    this.route = null;
+    if (host && route) host.removeRoute(route).catch(() => {});
   }
 
   private stop(): void {
@@ -396,12 +407,10 @@ class ExecEpisode {
     this.cleaned = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
-    const host = this.host;
-    const route = this.route;
+    this.dropRoute();
     const dir = this.dir;
     const s = this.shared;
     void (async () => {
-      if (host && route) await host.removeRoute(route).catch(() => {});
       if (dir) await rm(dir, { recursive: true, force: true }).catch(() => {});
       if (s) releaseHost(s);
     })();
