@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type OutsideOptions, outsideResolver } from "../../../agents/outside/registry.ts";
 import { planShop } from "../../../cli/run/shop-plan.ts";
-import { executeRun } from "../../../environments/runner/execute.ts";
+import { executeRun, RunStopped } from "../../../environments/runner/execute.ts";
 import type { RunPlan } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
 import type { ShopTrialRecord } from "../../../environments/shop/index.ts";
@@ -137,6 +137,20 @@ describe("a graph that goes wrong", () => {
         ["book", true],
       ]);
     }
+  });
+});
+
+describe("a graph factory that returns no graph", () => {
+  it("stops the run and says so", async () => {
+    const store = Store.open(path.join(tempDir(), "g.db"), { create: true });
+    const err = await executeRun(plan(`module:${GRAPHS}#noGraph`, 2), store, { concurrency: 2 }).catch(
+      (e: unknown) => e,
+    );
+    store.close();
+    expect(err).toBeInstanceOf(RunStopped);
+    expect((err as RunStopped).message).toBe(
+      `module ${GRAPHS}: its graph factory returned no graph (an object with invoke, such as a compiled StateGraph)`,
+    );
   });
 });
 
