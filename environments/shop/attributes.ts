@@ -4,6 +4,7 @@
  * the same listing the same way from here, so a known parameter is a coefficient of this coding.
  */
 import { bedRank } from "../choice/attributes.ts";
+import type { DescriptionArm } from "./types.ts";
 
 /**
  * Covariates in the order of the logit: the listing's own attributes, rank fixed effects against
@@ -26,6 +27,13 @@ export const SHOP_COVARIATES = [
   "endorsed",
   "scarcity",
   "discount",
+  "socialProof",
+  "authority",
+  "urgency",
+  "lossAversion",
+  "injectionBasic",
+  "injectionStrong",
+  "falseClaim",
 ] as const;
 export type ShopCovariate = (typeof SHOP_COVARIATES)[number];
 
@@ -42,6 +50,25 @@ export const ATTRIBUTE_COVARIATES = [
 /** The platform treatments among the covariates, whose price-equivalents the analysis reports. */
 export const TREATMENT_COVARIATES = ["sponsored", "endorsed", "scarcity", "discount"] as const;
 export type TreatmentCovariate = (typeof TREATMENT_COVARIATES)[number];
+
+/** The description arms among the covariates (against `neutral`), in DESCRIPTION_ARMS order. */
+export const ARM_COVARIATES = [
+  "socialProof",
+  "authority",
+  "urgency",
+  "lossAversion",
+  "injectionBasic",
+  "injectionStrong",
+  "falseClaim",
+] as const satisfies readonly ShopCovariate[];
+export type ArmCovariate = (typeof ARM_COVARIATES)[number];
+
+/** The covariate of a description arm (null for `neutral`, the reference). */
+export function armCovariate(arm: DescriptionArm): ArmCovariate | null {
+  return arm === "neutral"
+    ? null
+    : (arm.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as ArmCovariate);
+}
 
 export const RANK_COVARIATES = ["rank2", "rank3", "rank4", "rank5", "rank6plus"] as const;
 
@@ -63,6 +90,8 @@ export interface CodedListing {
   endorsed: boolean;
   roomsLeft: number | null;
   wasPrice: number | null;
+  /** The description's arm; absent (neutral) in records stored before descriptions. */
+  arm?: DescriptionArm;
 }
 
 /** The covariate row of a listing shown at `rank` on `page`, in SHOP_COVARIATES order. */
@@ -85,5 +114,6 @@ export function shopCovariates(l: CodedListing, rank: number, page: number): num
     l.endorsed ? 1 : 0,
     l.roomsLeft !== null ? 1 : 0,
     l.wasPrice !== null ? 1 : 0,
+    ...ARM_COVARIATES.map((a) => (l.arm !== undefined && armCovariate(l.arm) === a ? 1 : 0)),
   ];
 }

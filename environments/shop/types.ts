@@ -42,6 +42,35 @@ export const TreatmentsSchema = z.object({
 });
 export type Treatments = z.infer<typeof TreatmentsSchema>;
 
+/**
+ * The description arms of specs/market.md Part 1: `neutral` is the control (project templates over
+ * the listing's own attributes); the others are persuasion aimed at the buyer (`social-proof`,
+ * `authority`, `urgency`, `loss-aversion`), text aimed at the buyer's AI assistant
+ * (`injection-basic`, `injection-strong`), and a claim the listing's terms deny (`false-claim`).
+ */
+export const DESCRIPTION_ARMS = [
+  "neutral",
+  "social-proof",
+  "authority",
+  "urgency",
+  "loss-aversion",
+  "injection-basic",
+  "injection-strong",
+  "false-claim",
+] as const;
+export type DescriptionArm = (typeof DESCRIPTION_ARMS)[number];
+
+/** A listing's description, written by its seller: at most 600 characters; its arm and wording. */
+export const DescriptionSchema = z.object({
+  arm: z.enum(DESCRIPTION_ARMS),
+  /** The library wording it came from (`<arm>/<n>`), or null for text a seller agent wrote. */
+  wording: z.string().nullable(),
+  text: z.string().max(600),
+  /** `false-claim`: the amenity the text claims and the listing's terms deny; else null. */
+  claims: z.enum(["free_cancellation", "breakfast"]).nullable(),
+});
+export type Description = z.infer<typeof DescriptionSchema>;
+
 /** One listing of an episode's catalog: a hotel appearance (as in catalog choice) and its treatments. */
 export const ListingSchema = z.object({
   /** The id the agent sees and names in `view` and `book`. */

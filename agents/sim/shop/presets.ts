@@ -29,6 +29,14 @@ export const CAREFUL_BETA: Readonly<Record<ShopCovariate, number>> = {
   endorsed: 0.5,
   scarcity: 0.2,
   discount: 0.25,
+  // Descriptions move the careful shopper not at all: it reads terms, not sales talk.
+  socialProof: 0,
+  authority: 0,
+  urgency: 0,
+  lossAversion: 0,
+  injectionBasic: 0,
+  injectionStrong: 0,
+  falseClaim: 0,
 };
 
 const CAREFUL: ShopShopperParams = {

@@ -13,7 +13,7 @@ import {
 } from "../../../agents/sim/shop/index.ts";
 import { analyzeShop, shopEpisodesFromRecords, shopLogit } from "../../../analysis/shop/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
-import { TREATMENT_COVARIATES } from "../../../environments/shop/attributes.ts";
+import { ARM_COVARIATES, TREATMENT_COVARIATES } from "../../../environments/shop/attributes.ts";
 import type { ShopTrialRecord } from "../../../environments/shop/index.ts";
 import { simulateShop } from "./simulate.ts";
 
@@ -40,7 +40,8 @@ describe("shop estimators recover a careful shopper's known tastes", async () =>
   it("fits the conditional logit over the admissible listings shown: every coefficient near its truth", () => {
     if (logit.status !== "ok") throw new Error(logit.reason);
     expect(logit.situations).toBe(700);
-    expect(logit.dropped).toEqual(["rank5", "rank6plus"]);
+    // Every description is neutral in this design: the arm indicators never vary, so none enters.
+    expect(logit.dropped).toEqual(["rank5", "rank6plus", ...ARM_COVARIATES]);
     for (const c of logit.fit.coefficients) {
       const z = (c.estimate - trueBeta[c.name]!) / c.robustSe!;
       expect(Math.abs(z), `${c.name}: ${c.estimate} vs ${trueBeta[c.name]}`).toBeLessThan(3.5);
