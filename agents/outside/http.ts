@@ -27,7 +27,17 @@ interface Session {
   route: string;
   transport: StreamableHTTPServerTransport;
   closed(): void;
+  /** Open GET streams (the client's standing line for server messages). */
+  streams: number;
+  /** Set when the last stream closed: the session ends unless a stream opens again in time. */
+  goneTimer?: NodeJS.Timeout;
 }
+
+/**
+ * A client that closes without ending its session (the TypeScript SDK's `close()` sends no DELETE)
+ * drops its GET stream: the session counts as closed when no stream comes back within this long.
+ */
+const STREAM_GRACE_MS = 1500;
 
 /** 32 random bytes, URL-safe: a secret to put in a path or a header. */
 export function newSecret(): string {
@@ -125,6 +135,24 @@ export class McpHttpHost {
     await closed;
   }
 
+  /** Counts a session's GET streams; when the last closes and none reopens, the session is over. */
+  private watchStream(id: string, session: Session, res: ServerResponse): void {
+    session.streams++;
+    if (session.goneTimer) clearTimeout(session.goneTimer);
+    session.goneTimer = undefined;
+    res.once("close", () => {
+      session.streams--;
+      if (session.streams > 0 || this.sessions.get(id) !== session) return;
+      session.goneTimer = setTimeout(() => {
+        if (session.streams > 0 || this.sessions.get(id) !== session) return;
+        this.sessions.delete(id);
+        session.transport.close().catch(() => {});
+        session.closed();
+      }, STREAM_GRACE_MS);
+      session.goneTimer.unref();
+    });
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "/").split("?")[0] as string;
     const route = this.routes.get(path);
@@ -144,6 +172,7 @@ export class McpHttpHost {
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
       if (!session || session.route !== path) return jsonError(res, 404, "unknown MCP session");
+      if (req.method === "GET") this.watchStream(sessionId, session, res);
       const body = req.method === "POST" ? await readJson(req) : undefined;
       return session.transport.handleRequest(req, res, body);
     }
@@ -167,7 +196,7 @@ export class McpHttpHost {
       enableDnsRebindingProtection: true,
       allowedHosts: this.allowedHosts,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { route: path, transport, closed: end });
+        this.sessions.set(id, { route: path, transport, closed: end, streams: 0 });
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);

@@ -38,6 +38,8 @@ export const VIEW_META = "bazaar/view";
 export const OVER_META = "bazaar/over";
 /** The `_meta` key of the trial a result belongs to: its key and replicate. */
 export const TRIAL_META = "bazaar/trial";
+/** The `_meta` key of `get_task`'s task apart: instructions (the system prompt), request, messages. */
+export const TASK_META = "bazaar/task";
 
 function textResult(text: string, isError: boolean, meta?: Record<string, unknown>): CallToolResult {
   return {
@@ -70,6 +72,15 @@ export function episodeServer(
     return textResult(result.text, result.isError, {
       [OVER_META]: result.over,
       [TRIAL_META]: { key: ep.trialKey, replicate: ep.replicate },
+      ...(req.params.name === GET_TASK_TOOL
+        ? {
+            [TASK_META]: {
+              instructions: ep.task.instructions,
+              request: ep.task.request,
+              messages: ep.task.messages,
+            },
+          }
+        : {}),
       ...(result.view !== undefined ? { [VIEW_META]: result.view } : {}),
     });
   });

@@ -233,6 +233,26 @@ describe("bazaar serve: faults never lose a trial, never play one twice, never s
     expect(records.every((r) => r.endReason === "booked" || r.endReason === "gave-up")).toBe(true);
   });
 
+  it("a client that closes without ending its session (no DELETE) frees its trial at once, not after --episode-timeout", async () => {
+    const dir = tempDir();
+    const served = await startServe(
+      ["shop", "--agent-name", "closer", "--limit", "2", "--store", "c.db"],
+      dir,
+    );
+    const leaver = await session(served.url);
+    const task = (await leaver.callTool({ name: "get_task", arguments: {} })) as ToolResult;
+    const split = task._meta?.["bazaar/task"] as { instructions: string; request: string };
+    expect(textOf(task)).toBe(`${split.instructions}\n\n${split.request}`);
+    await leaver.callTool({ name: "search", arguments: {} });
+    await leaver.close();
+    // With the default timeout of 10 minutes, only the closed stream can free the trial in time.
+    const client = await playThroughMcp(served.url, "shop", "shopper", "sim:careful");
+    expect(client.stderr).toBe("");
+    const result = await served.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect((await storedRecords(dir, "c.db")).map((r) => r.seq).sort()).toEqual([0, 1]);
+  });
+
   it("two servers on one store and several clients at once: every trial exactly once", async () => {
     const dir = tempDir();
     const args = ["shop", "--agent-name", "racer", "--limit", "70", "--store", "race.db"];
