@@ -187,43 +187,61 @@ describe("bazaar run with exec: agents", () => {
     expect(passed.SECRET_PLANTED).toBe("x");
   });
 
-  it("a bargaining buyer and a catalog chooser play through exec:", async () => {
-    const bargainCwd = tempDir("bazaar-exec-e2e-");
-    const choiceCwd = tempDir("bazaar-exec-e2e-");
-    const [bargain, choice] = await Promise.all([
-      run(
-        [
-          "run",
-          "bargain",
-          "--buyer",
-          AGENT,
-          "--seller",
-          "rule:boulware",
-          "--limit",
-          "4",
-          "--concurrency",
-          "4",
-        ],
-        bargainCwd,
-      ),
-      run(["run", "choice", "--agent", AGENT, "--limit", "4", "--concurrency", "4"], choiceCwd),
+  it("an exec: negotiator, as buyer and as seller, stores the sessions rule:linear stores natively", async () => {
+    type Session = {
+      seq: number;
+      agent: string;
+      outcome: string;
+      endedBy: string;
+      dealPrice: number | null;
+      transcript: { role: string; action: string; price: number | null }[];
+    };
+    const sessions = async (buyer: string, seller: string) => {
+      const cwd = tempDir("bazaar-exec-e2e-");
+      const r = await run(
+        ["run", "bargain", "--buyer", buyer, "--seller", seller, "--limit", "4", "--concurrency", "4"],
+        cwd,
+      );
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.json).toMatchObject({ stored: 4, nonResponsesNow: 0, failed: 0 });
+      return exported<Session>(cwd, r.json!.runId);
+    };
+    const [execBuyer, nativeBuyer, execSeller, nativeSeller] = await Promise.all([
+      sessions(AGENT, "rule:boulware"),
+      sessions("rule:linear", "rule:boulware"),
+      sessions("rule:boulware", AGENT),
+      sessions("rule:boulware", "rule:linear"),
     ]);
-    expect(bargain.stderr).toBe("");
-    expect(bargain.code).toBe(0);
-    expect(bargain.json).toMatchObject({ stored: 4, nonResponsesNow: 0, failed: 0 });
-    const sessions = await exported<{ agent: string; outcome: string; transcript: { role: string }[] }>(
-      bargainCwd,
-      bargain.json!.runId,
-    );
-    for (const s of sessions) {
-      expect(s.agent).toBe(`${AGENT} vs rule:boulware`);
-      expect(["deal", "no-deal"]).toContain(s.outcome);
-      expect(s.transcript.some((t) => t.role === "buyer")).toBe(true);
-    }
+    expect(execBuyer.map((s) => s.agent)).toEqual(Array(4).fill(`${AGENT} vs rule:boulware`));
+    expect(execSeller.map((s) => s.agent)).toEqual(Array(4).fill(`rule:boulware vs ${AGENT}`));
+    const played = (s: Session) => ({
+      seq: s.seq,
+      outcome: s.outcome,
+      endedBy: s.endedBy,
+      dealPrice: s.dealPrice,
+      moves: s.transcript.map((t) => [t.role, t.action, t.price]),
+    });
+    expect(execBuyer.map(played)).toEqual(nativeBuyer.map(played));
+    expect(execSeller.map(played)).toEqual(nativeSeller.map(played));
+    expect(execBuyer.map((s) => s.outcome)).toContain("deal");
+  });
 
+  it("an exec: chooser books one of the options shown", async () => {
+    const cwd = tempDir("bazaar-exec-e2e-");
+    const choice = await run(["run", "choice", "--agent", AGENT, "--limit", "4", "--concurrency", "4"], cwd);
     expect(choice.stderr).toBe("");
     expect(choice.code).toBe(0);
     expect(choice.json).toMatchObject({ stored: 4, nonResponsesNow: 0, failed: 0 });
+    // The client books the cheapest option: the letter it sent named the one it meant.
+    const trials = await exported<{ options: { hotelId: number; price: number }[]; chosenHotelId: number }>(
+      cwd,
+      choice.json!.runId,
+    );
+    for (const t of trials) {
+      const cheapest = t.options.reduce((a, b) => (b.price < a.price ? b : a));
+      expect(t.chosenHotelId).toBe(cheapest.hotelId);
+    }
   });
 
   it("a command that cannot be started stops the run before any trial is stored", async () => {
