@@ -226,9 +226,9 @@ describe("exec: agents", () => {
     const log = path.join(tempDir("bazaar-exec-log-"), "log.jsonl");
     // Long enough for node to start and load the MCP SDK on a loaded machine.
     const failed = await failureOf(
-      play(execAgent(`--fault=grandchild --log=${log}`, { episodeTimeoutMs: 3_000 }), shopTasks()[0]!),
+      play(execAgent(`--fault=grandchild --log=${log}`, { episodeTimeoutMs: 5_000 }), shopTasks()[0]!),
     );
-    expect(failed.failure.message).toBe("outside agent: no tool call for 3 s (--episode-timeout)");
+    expect(failed.failure.message).toBe("outside agent: no tool call for 5 s (--episode-timeout)");
     const task = logged(log, "task")!;
     const grandchild = logged(log, "grandchild")!.grandchild as number;
     await until("the program and its child to be stopped", () =>
