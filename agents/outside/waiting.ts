@@ -45,6 +45,8 @@ export class EpisodeLink {
   private chain: Promise<unknown> = Promise.resolve();
   private ended: CallResult | null = null;
   private goneReason: string | null = null;
+  /** The agent ended the episode itself (`quit`), rather than going away (`gone`). */
+  private quitByAgent = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly endListeners: ((r: CallResult) => void)[] = [];
   /** The environment's view at the latest turn (`CallResult.view`). */
@@ -117,7 +119,8 @@ export class EpisodeLink {
       this.inFlight.resolve(this.surface.resultOf(fresh, observation.view));
       this.inFlight = null;
     }
-    if (this.goneReason !== null) return Promise.reject(this.failure());
+    if (this.goneReason !== null)
+      return Promise.reject(this.quitByAgent ? new Error(this.goneReason) : this.failure());
     this.waiting = deferred();
     this.armIdle();
     return this.waiting.promise;
@@ -158,6 +161,7 @@ export class EpisodeLink {
   quit(reason: string): void {
     if (this.ended || this.goneReason !== null) return;
     this.goneReason = reason;
+    this.quitByAgent = true;
     this.clearIdle();
     const w = this.waiting;
     this.waiting = null;
