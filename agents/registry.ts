@@ -64,12 +64,27 @@ export function acceptedSettings(
 
 export { choiceAgentNames };
 
+/**
+ * Splits a comma-separated list of agent specs. An `exec:` spec takes the rest of the value whole
+ * (a command may hold commas), so it comes last in its list.
+ */
+export function splitSpecList(value: string): string[] {
+  const parts = value.split(",");
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!.trim();
+    if (part.startsWith("exec:")) {
+      out.push(parts.slice(i).join(",").trim());
+      break;
+    }
+    if (part.length > 0) out.push(part);
+  }
+  return out;
+}
+
 /** Splits a comma-separated `--agent` value, rejecting empty and repeated names. */
 export function splitAgentSpecs(value: string): string[] {
-  const specs = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const specs = splitSpecList(value);
   if (specs.length === 0)
     throw new UserError("--agent is empty", `name one or more of: ${choiceAgentNames().join(", ")}`);
   const seen = new Set<string>();

@@ -5,7 +5,7 @@ import type { BargainRole, BargainView } from "../../environments/bargain/types.
 import { UserError } from "../../environments/kernel/errors.ts";
 import type { Agent, AgentEntry } from "../../environments/kernel/types.ts";
 import { LlmSettingsSchema } from "../llm/settings.ts";
-import { acceptedSettings, type LlmContext, resolveLlmAgent } from "../registry.ts";
+import { acceptedSettings, type LlmContext, resolveLlmAgent, splitSpecList } from "../registry.ts";
 import { LlmLikeNegotiator, type LlmLikeParams } from "./llm-like.ts";
 import { MeteredAgent } from "./metered.ts";
 import { LlmNarrator, NARRATOR_ANSWER, TemplateNarrator } from "./narrator.ts";
@@ -144,10 +144,7 @@ export function resolveBargainPlayer(
 
 /** Splits a comma-separated `--buyer`/`--seller` value, rejecting empty and repeated names. */
 export function splitSpecs(value: string, option: string): string[] {
-  const specs = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const specs = splitSpecList(value);
   if (specs.length === 0) throw new UserError(`--${option} is empty`, "name one or more agents");
   const seen = new Set<string>();
   for (const s of specs) {
