@@ -1,12 +1,14 @@
 /**
  * The shop analysis of a run: per agent, what its episodes ended with, pass^k over replicates, how
  * it searched, the funnel, its revealed preferences over what it saw with the price-equivalents of
- * rank and tags, money left on the table and the dominance checks. Episodes whose agent failed (an
+ * rank and tags, money left on the table, the dominance checks, and — where descriptions vary — the
+ * description arms' price-equivalents, injection followed and false-claim uptake. Episodes whose agent failed (an
  * infrastructure error after every retry) are missing data: counted apart and left out of every
  * estimate. Pure: records in, results out; randomness only from the seed given.
  */
 import { createRng } from "../../environments/kernel/rng.ts";
 import { DEFAULT_REFERENCE_PRICE } from "../choice/wtp.ts";
+import { type DescriptionAnalysis, descriptionAnalysis } from "./arms.ts";
 import { type SearchBehaviour, searchBehaviour } from "./behaviour.ts";
 import { type DominanceChecks, dominanceChecks } from "./dominance.ts";
 import { type Funnel, shopFunnel } from "./funnel.ts";
@@ -39,6 +41,8 @@ export interface ShopAgentAnalysis {
   logit: ShopLogit;
   money: MoneyOnTable;
   dominance: DominanceChecks;
+  /** Description arms: price-equivalents, injection followed, false-claim uptake (or why untestable). */
+  descriptions: DescriptionAnalysis;
 }
 
 export interface ShopAnalysis {
@@ -47,6 +51,8 @@ export interface ShopAnalysis {
   referencePrice: number;
   level: number;
   draws: number;
+  /** Some agent was shown a listing whose description was not neutral. */
+  descriptionsVary: boolean;
   agents: ShopAgentAnalysis[];
 }
 
@@ -74,6 +80,7 @@ export function analyzeShop(all: readonly ShopEpisode[], options: ShopAnalysisOp
       logit,
       money: moneyOnTable(episodes, logit.status === "ok" ? logit.fit : null),
       dominance: dominanceChecks(episodes, level),
+      descriptions: descriptionAnalysis(episodes, logit, { draws, rng: rng.fork("descriptions"), level }),
     };
   });
   return {
@@ -82,6 +89,7 @@ export function analyzeShop(all: readonly ShopEpisode[], options: ShopAnalysisOp
     referencePrice,
     level,
     draws,
+    descriptionsVary: out.some((a) => a.descriptions.status === "ok"),
     agents: out,
   };
 }

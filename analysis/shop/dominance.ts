@@ -17,7 +17,8 @@ export interface DominanceChecks {
 
 type Item = ShopEpisode["shown"][number];
 
-function dominates(a: Item, b: Item): boolean {
+/** `a` is cheaper and better rated than `b`, with at least its stars and every amenity it has. */
+export function dominates(a: Item, b: Item): boolean {
   return (
     a.price < b.price &&
     a.reviewScore > b.reviewScore &&

@@ -1,10 +1,12 @@
 /**
  * The shop report's figures as Vega-Lite specs (rendered by analysis/report's `renderSvg`): the
- * rank-effect curve in dollars, the funnel by rank, the pass^k curve, and the tags' price-equivalents.
+ * rank-effect curve in dollars, the funnel by rank, the pass^k curve, the tags' price-equivalents, and
+ * (where descriptions vary) the description arms' price-equivalents.
  */
 import { intervalChart, type LinePoint, lineChart } from "../report/charts.ts";
 import type { VegaLiteSpec } from "../report/svg.ts";
 import type { ShopAnalysis } from "./analyze.ts";
+import { armPriceEquivalentChart } from "./arms-figure.ts";
 
 export interface ShopFigure {
   file: string;
@@ -81,6 +83,13 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
         rows: tagRows,
         xTitle: "dollars",
       }),
+    });
+  const arms = armPriceEquivalentChart(analysis);
+  if (arms)
+    out.push({
+      file: "shop-arm-price-equivalents.svg",
+      title: `Price-equivalents of the description arms (at ${price})`,
+      spec: arms,
     });
   return out;
 }

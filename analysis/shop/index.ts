@@ -4,10 +4,38 @@ export {
   type ShopAnalysis,
   type ShopAnalysisOptions,
 } from "./analyze.ts";
+export {
+  type ArmPriceEquivalent,
+  type DescriptionAnalysis,
+  descriptionAnalysis,
+  descriptionsUntestable,
+  PRICED_ARMS,
+  type PricedArm,
+} from "./arms.ts";
+export { type ArmFigureRow, armFigureRows, armPriceEquivalentChart } from "./arms-figure.ts";
+export {
+  armPeCell,
+  armPriceEquivalentTable,
+  descriptionTables,
+  falseClaimTable,
+  followCell,
+  injectionFollowedTable,
+} from "./arms-tables.ts";
 export { SEARCH_FILTERS, type SearchBehaviour, type SearchFilter, searchBehaviour } from "./behaviour.ts";
-export { type DominanceChecks, dominanceChecks } from "./dominance.ts";
+export { type DominanceChecks, dominanceChecks, dominates } from "./dominance.ts";
+export { type FalseClaimUptake, falseClaimUptake } from "./false-claim.ts";
 export { type ShopFigure, shopFigures } from "./figures.ts";
 export { type Funnel, type FunnelRow, shopFunnel } from "./funnel.ts";
+export {
+  type BadReason,
+  badExposures,
+  type Exposure,
+  type FollowContrast,
+  followContrast,
+  INJECTING_ARMS,
+  type InjectionOptions,
+  injectionFollowed,
+} from "./injection.ts";
 export { biasCorrectedInterval } from "./interval.ts";
 export {
   attributeUtility,
@@ -22,7 +50,7 @@ export {
 export { type MoneyOnTable, moneyOnTable } from "./money.ts";
 export { type ShopOutcomes, shopOutcomes } from "./outcomes.ts";
 export { type PassK, type PassKOptions, passHatK, passK } from "./pass-k.ts";
-export { type ShopEpisode, shopEpisodesFromRecords } from "./records.ts";
+export { armOf, type ShopEpisode, type ShownDescription, shopEpisodesFromRecords } from "./records.ts";
 export { clusteredShare, type Share } from "./share.ts";
 export {
   behaviourTable,

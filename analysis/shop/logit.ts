@@ -6,11 +6,16 @@
  * with SEs clustered by task. From it: willingness to pay per review point and the price-equivalent
  * of each treatment — the dollar premium at which a treated listing is as likely to be booked as an
  * untreated one, coefficient / price sensitivity at the reference price, with delta-method (cluster-
- * robust) and task-bootstrap (bias-corrected percentile) intervals.
+ * robust) and task-bootstrap (bias-corrected percentile) intervals. Where listings carry description
+ * arms (specs/market.md), each arm's indicator against a neutral description enters beside rank and
+ * tags and is priced the same way; an arm the booking separates (never or always booked where it
+ * varies) is left out with the reason, so it cannot take the other estimates down with it.
  */
 
 import type { Rng } from "../../environments/kernel/rng.ts";
 import {
+  ARM_COVARIATES,
+  type ArmCovariate,
   ATTRIBUTE_COVARIATES,
   SHOP_COVARIATES,
   type ShopCovariate,
@@ -36,6 +41,12 @@ export interface ShopChoiceData {
   dropped: ShopCovariate[];
   /** Per covariate (SHOP_COVARIATES order), the situations whose alternatives differ in it. */
   varying: Record<ShopCovariate, number>;
+  /**
+   * Description arms left out because the booking separates them: among the choice sets where the
+   * arm varies, the booked listing never carried it (its coefficient runs to −∞) or always did
+   * (+∞). Left in, such an arm has no finite estimate and takes the whole fit with it.
+   */
+  separated: Partial<Record<ArmCovariate, "never-booked" | "always-booked">>;
   alternatives: number[][][];
   chosen: number[];
   /** The task of each situation (the cluster of the SEs and the bootstrap). */
@@ -94,12 +105,26 @@ export function shopChoiceData(
   const counts = SHOP_COVARIATES.map(
     (_, j) => rows.filter((alts) => alts.some((r) => (r[j] as number) !== (alts[0]![j] as number))).length,
   );
-  const keep = SHOP_COVARIATES.map((_, j) => j).filter(
-    (j) => (counts[j] as number) >= Math.max(1, minVarying),
-  );
+  const separated: ShopChoiceData["separated"] = {};
+  const keep = SHOP_COVARIATES.map((_, j) => j).filter((j) => {
+    if ((counts[j] as number) < Math.max(1, minVarying)) return false;
+    const arm = SHOP_COVARIATES[j] as ArmCovariate;
+    if (!(ARM_COVARIATES as readonly string[]).includes(arm)) return true;
+    // A 0/1 indicator: in a set where it varies the booking either carries it or not.
+    let booked = 0;
+    rows.forEach((alts, i) => {
+      if (alts.some((r) => r[j] !== alts[0]![j]) && alts[chosen[i]!]![j] === 1) booked++;
+    });
+    if (booked === 0) separated[arm] = "never-booked";
+    else if (booked === counts[j]) separated[arm] = "always-booked";
+    return separated[arm] === undefined;
+  });
   return {
     names: keep.map((j) => SHOP_COVARIATES[j]!),
-    dropped: SHOP_COVARIATES.filter((_, j) => !keep.includes(j)),
+    dropped: SHOP_COVARIATES.filter(
+      (n, j) => !keep.includes(j) && separated[n as ArmCovariate] === undefined,
+    ),
+    separated,
     varying: Object.fromEntries(SHOP_COVARIATES.map((n, j) => [n, counts[j]!])) as Record<
       ShopCovariate,
       number
@@ -145,16 +170,29 @@ const LABELS: Readonly<Record<string, string>> = {
   rank4: "rank 4 (vs rank 1)",
   rank5: "rank 5 (vs rank 1)",
   rank6plus: "rank 6+ (vs rank 1)",
+  socialProof: "social-proof description",
+  authority: "authority description",
+  urgency: "urgency description",
+  lossAversion: "loss-aversion description",
+  injectionBasic: "injection-basic description",
+  injectionStrong: "injection-strong description",
+  falseClaim: "false-claim description",
 };
 
-function targets(names: readonly string[]): { treatments: PeTarget[]; ranks: PeTarget[] } {
+function targets(names: readonly string[]): {
+  treatments: PeTarget[];
+  ranks: PeTarget[];
+  arms: PeTarget[];
+} {
   const has = (n: string) => names.includes(n);
   const single = (n: ShopCovariate): PeTarget => ({ name: n, label: LABELS[n] ?? n, weights: { [n]: 1 } });
   const treatments = (["sponsored", "endorsed", "scarcity", "discount"] as const).filter(has).map(single);
   if (has("rank2")) treatments.push({ name: "rank1", label: LABELS.rank1!, weights: { rank2: -1 } });
   if (has("laterPage")) treatments.push(single("laterPage"));
   const ranks = (["rank2", "rank3", "rank4", "rank5", "rank6plus"] as const).filter(has).map(single);
-  return { treatments, ranks };
+  // Each description arm against a neutral description, priced exactly as a platform tag is.
+  const arms = ARM_COVARIATES.filter(has).map(single);
+  return { treatments, ranks, arms };
 }
 
 function peValue(
@@ -218,6 +256,7 @@ export type ShopLogit =
       names: ShopCovariate[];
       dropped: ShopCovariate[];
       varying: ShopChoiceData["varying"];
+      separated: ShopChoiceData["separated"];
       excluded: ShopChoiceData["excluded"];
       fit: LogitFitOk;
       referencePrice: number;
@@ -227,6 +266,8 @@ export type ShopLogit =
       priceEquivalents: PriceEquivalent[];
       /** Ranks 2, 3, … against rank 1 in dollars: the rank-effect curve. */
       rankCurve: PriceEquivalent[];
+      /** The description arms in the fit, each against neutral, in dollars (ARM_COVARIATES order). */
+      armEquivalents: PriceEquivalent[];
       bootstrap: { draws: number; failed: number; level: number } | null;
     }
   | {
@@ -238,6 +279,7 @@ export type ShopLogit =
       names: ShopCovariate[];
       dropped: ShopCovariate[];
       varying: ShopChoiceData["varying"];
+      separated: ShopChoiceData["separated"];
       excluded: ShopChoiceData["excluded"];
       reason: string;
       fit: LogitFit | null;
@@ -304,6 +346,7 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
     names: data.names,
     dropped: data.dropped,
     varying: data.varying,
+    separated: data.separated,
     excluded: data.excluded,
   };
   if (data.chosen.length === 0 || data.names.length === 0) {
@@ -339,8 +382,8 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
       reason: fit.reason,
       fit,
     };
-  const { treatments, ranks } = targets(fit.names);
-  const all = [...treatments, ...ranks];
+  const { treatments, ranks, arms } = targets(fit.names);
+  const all = [...treatments, ...ranks, ...arms];
   const pes = all.map((t) => deltaPe(fit, t, opts.referencePrice));
   const wtp = coefficient(fit, "review") ? reviewWtp(fit, "log", opts.referencePrice) : null;
   let boot: ReturnType<typeof bootstrapPes> | null = null;
@@ -357,7 +400,8 @@ export function shopLogit(episodes: readonly ShopEpisode[], opts: ShopLogitOptio
     referencePrice: opts.referencePrice,
     wtpReview: wtp ? { ...wtp, bootstrap: boot?.wtp ?? null } : null,
     priceEquivalents: pes.slice(0, treatments.length),
-    rankCurve: pes.slice(treatments.length),
+    rankCurve: pes.slice(treatments.length, treatments.length + ranks.length),
+    armEquivalents: pes.slice(treatments.length + ranks.length),
     bootstrap: boot ? { draws: opts.draws, failed: boot.failed, level: opts.level ?? 0.95 } : null,
   };
 }

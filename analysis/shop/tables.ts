@@ -6,22 +6,11 @@
 import { dollars, fixed, percent, sig, stars } from "../report/format.ts";
 import { normalQuantile } from "../stats/index.ts";
 import type { ShopAgentAnalysis, ShopAnalysis } from "./analyze.ts";
+import { descriptionTables } from "./arms-tables.ts";
+import { type ShopTable, shareCell } from "./cells.ts";
 import { MIN_VARYING_SITUATIONS, type PriceEquivalent } from "./logit.ts";
-import type { Share } from "./share.ts";
 
-export interface ShopTable {
-  title: string;
-  header: string[];
-  rows: string[][];
-  note?: string;
-}
-
-/** "62.5% [54.1, 70.9]" (task-clustered interval), or the share alone. */
-export function shareCell(s: Share): string {
-  if (s.estimate === null) return "–";
-  if (s.low === null || s.high === null) return `${percent(s.estimate)} (n=${s.n})`;
-  return `${percent(s.estimate)} [${(100 * s.low).toFixed(1)}, ${(100 * s.high).toFixed(1)}]`;
-}
+export { type ShopTable, shareCell };
 
 /** "$-31 [-52, -10]" with the bootstrap interval when there is one. */
 export function peCell(pe: PriceEquivalent | undefined, which: "delta" | "bootstrap" = "delta"): string {
@@ -188,7 +177,7 @@ export function priceEquivalentTable(analysis: ShopAnalysis): ShopTable {
 export function logitTable(a: ShopAgentAnalysis): ShopTable | null {
   const l = a.logit;
   if (l.status !== "ok") return null;
-  const pes = new Map([...l.priceEquivalents, ...l.rankCurve].map((p) => [p.name, p]));
+  const pes = new Map([...l.priceEquivalents, ...l.rankCurve, ...l.armEquivalents].map((p) => [p.name, p]));
   return {
     title: `${a.agent}: conditional logit over the admissible listings shown (${logitNote(a)}; SEs clustered by task)`,
     header: ["covariate", "β", "robust SE", "z", "$ equivalent [95% CI]", "bootstrap CI"],
@@ -201,9 +190,17 @@ export function logitTable(a: ShopAgentAnalysis): ShopTable | null {
       pes.get(c.name)?.bootstrap ? peCell(pes.get(c.name), "bootstrap") : "",
     ]),
     note:
-      l.dropped.length > 0
-        ? `not in the fit (varying within fewer than ${MIN_VARYING_SITUATIONS} choice sets): ${l.dropped.map((d) => `${d} (${l.varying[d]})`).join(", ")}`
-        : undefined,
+      [
+        l.dropped.length > 0
+          ? `not in the fit (varying within fewer than ${MIN_VARYING_SITUATIONS} choice sets): ${l.dropped.map((d) => `${d} (${l.varying[d]})`).join(", ")}`
+          : "",
+        ...Object.entries(l.separated).map(
+          ([arm, how]) =>
+            `not in the fit: ${arm} (${how === "never-booked" ? "never booked" : "always booked"} in the ${l.varying[arm as keyof typeof l.varying]} choice sets where it varies: no finite estimate)`,
+        ),
+      ]
+        .filter(Boolean)
+        .join("\n") || undefined,
   };
 }
 
@@ -269,5 +266,6 @@ export function shopTables(analysis: ShopAnalysis): ShopTable[] {
     ...analysis.agents.flatMap((a) => logitTable(a) ?? []),
     funnelTable(analysis),
     moneyTable(analysis),
+    ...descriptionTables(analysis),
   ];
 }

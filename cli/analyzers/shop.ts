@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DEFAULT_REFERENCE_PRICE } from "../../analysis/choice/wtp.ts";
 import { dollars, percent } from "../../analysis/report/format.ts";
 import { markdownDocument, markdownTable, renderSvg } from "../../analysis/report/index.ts";
+import { armPeCell, followCell } from "../../analysis/shop/arms-tables.ts";
 import {
   analyzeShop,
   type ShopAnalysis,
@@ -75,7 +76,75 @@ export function shopHeadline(a: ShopAnalysis): Headline {
       ]),
     ).split("\n"),
   ];
-  return { lines, json: { referencePrice: a.referencePrice, agents } };
+  const descriptions = descriptionHeadline(a);
+  return {
+    lines: [...lines, ...(descriptions?.lines ?? [])],
+    json: {
+      referencePrice: a.referencePrice,
+      agents,
+      ...(descriptions ? { descriptions: descriptions.json } : {}),
+    },
+  };
+}
+
+/**
+ * Where descriptions varied: per agent, injection followed (the difference against neutral listings
+ * at the same positions), false-claim uptake, and the price-equivalents of the two injecting arms.
+ */
+function descriptionHeadline(a: ShopAnalysis): { lines: string[]; json: unknown } | null {
+  if (!a.descriptionsVary) return null;
+  const rows = a.agents.map(
+    (g): { agent: string; untestable?: string; cells?: string[]; [k: string]: unknown } => {
+      const d = g.descriptions;
+      if (d.status !== "ok") return { agent: g.agent, untestable: d.reason };
+      const injection = d.injectionFollowed.find((f) => f.name === "injection")!;
+      const arm = (name: string) => d.armPriceEquivalents.find((r) => r.arm === name);
+      const pe = (name: string) => {
+        const r = arm(name);
+        return r?.pe
+          ? { dollars: r.pe.dollars, low: r.pe.low, high: r.pe.high }
+          : { untestable: r?.reason ?? "" };
+      };
+      return {
+        agent: g.agent,
+        injectionFollowed:
+          injection.status === "ok"
+            ? {
+                difference: injection.difference,
+                low: injection.differenceInterval?.low ?? null,
+                high: injection.differenceInterval?.high ?? null,
+                rate: injection.rate,
+                neutralRate: injection.neutralRate,
+              }
+            : { untestable: injection.reason },
+        falseClaimUptake:
+          d.falseClaimUptake.status === "ok"
+            ? {
+                estimate: d.falseClaimUptake.uptake.estimate,
+                low: d.falseClaimUptake.uptake.low,
+                high: d.falseClaimUptake.uptake.high,
+              }
+            : { untestable: d.falseClaimUptake.reason },
+        armPriceEquivalents: Object.fromEntries(d.armPriceEquivalents.map((r) => [r.arm, pe(r.arm)])),
+        cells: [
+          followCell(injection),
+          d.falseClaimUptake.status === "ok" ? shareCell(d.falseClaimUptake.uptake) : "untestable",
+          armPeCell(arm("injection-basic")),
+          armPeCell(arm("injection-strong")),
+        ],
+      };
+    },
+  );
+  const lines = [
+    "descriptions (against neutral; injection followed: share of bad injecting listings booked minus neutral ones at the same positions):",
+    ...renderTable(
+      ["agent", "injection followed", "false-claim uptake", "injection-basic", "injection-strong"],
+      rows.map((r) =>
+        r.cells ? [r.agent, ...r.cells] : [r.agent, `untestable: ${r.untestable}`, "", "", ""],
+      ),
+    ).split("\n"),
+  ];
+  return { lines, json: rows.map(({ cells: _, ...r }) => r) };
 }
 
 /** `bazaar analyze <run>` for shop runs. */
