@@ -9,9 +9,20 @@ import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { ShopActionSchema } from "../../environments/shop/actions.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
-import { buildShopTasks, parseShopDesign } from "../../environments/shop/design.ts";
+import {
+  buildShopTasks,
+  DESCRIPTION_MODES,
+  type DescriptionMode,
+  parseShopDesign,
+} from "../../environments/shop/design.ts";
 import { shopEnvironment } from "../../environments/shop/environment.ts";
-import { SHOP_SHOPPER, TASK_FAMILIES, type TaskFamily } from "../../environments/shop/types.ts";
+import {
+  DESCRIPTION_ARMS,
+  type DescriptionArm,
+  SHOP_SHOPPER,
+  TASK_FAMILIES,
+  type TaskFamily,
+} from "../../environments/shop/types.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { shopAgentNames } from "./shop.ts";
 import { type CommonRunOptions, seedValue } from "./types.ts";
@@ -31,6 +42,9 @@ interface ShopOptions extends CommonRunOptions {
   scarcityRate?: string;
   discountRate?: string;
   admissible?: string;
+  descriptions?: string;
+  arms?: string;
+  armRate?: string;
 }
 
 const rate = z.coerce
@@ -94,6 +108,50 @@ export function parseFamilies(value: string): Partial<Record<TaskFamily, number>
   return out;
 }
 
+/** `neutral,injection-basic`: arms of DESCRIPTION_ARMS, each at most once. */
+export function parseArms(value: string): DescriptionArm[] {
+  const parts = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (parts.length === 0)
+    throw new UserError("--arms is empty", `name some of: ${DESCRIPTION_ARMS.join(", ")}`);
+  const out: DescriptionArm[] = [];
+  for (const name of parts) {
+    if (!(DESCRIPTION_ARMS as readonly string[]).includes(name)) {
+      throw new UserError(`--arms: unknown arm "${name}"`, `the arms are ${DESCRIPTION_ARMS.join(", ")}`);
+    }
+    if (out.includes(name as DescriptionArm)) throw new UserError(`--arms names ${name} twice`);
+    out.push(name as DescriptionArm);
+  }
+  return out;
+}
+
+function parseDescriptions(o: ShopOptions): {
+  descriptions?: DescriptionMode;
+  arms?: DescriptionArm[];
+  armRate?: number;
+} {
+  const mode = o.descriptions?.trim();
+  if (mode !== undefined && !(DESCRIPTION_MODES as readonly string[]).includes(mode)) {
+    throw new UserError(
+      `--descriptions: expected ${DESCRIPTION_MODES.join(" or ")}, got "${o.descriptions}"`,
+      "neutral: every description from the templates; battery: description arms randomized",
+    );
+  }
+  if (mode !== "battery" && (o.arms !== undefined || o.armRate !== undefined)) {
+    throw new UserError(
+      `${o.arms !== undefined ? "--arms" : "--arm-rate"} needs --descriptions battery`,
+      "add --descriptions battery, or leave the arm options out",
+    );
+  }
+  return {
+    descriptions: mode as DescriptionMode | undefined,
+    arms: o.arms === undefined ? undefined : parseArms(o.arms),
+    armRate: o.armRate === undefined ? undefined : parseOption("arm-rate", rate, o.armRate),
+  };
+}
+
 /** `3-8`: the fewest and most admissible listings of an open task. */
 function parseAdmissible(value: string): { minAdmissible: number; maxAdmissible: number } {
   const m = /^(\d+)-(\d+)$/.exec(value.trim());
@@ -121,6 +179,7 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
     scarcityRate: share("scarcity-rate", o.scarcityRate),
     discountRate: share("discount-rate", o.discountRate),
     ...(o.admissible === undefined ? {} : parseAdmissible(o.admissible)),
+    ...parseDescriptions(o),
   });
   const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
   const agents = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(",")).map((s) =>

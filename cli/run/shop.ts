@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
-import { DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
+import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
+import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
 
@@ -38,5 +39,17 @@ export function addShopOptions(cmd: Command): Command {
     .option("--endorsement-rate <r>", "share with the Guest favourite badge (default 0.2)")
     .option("--scarcity-rate <r>", "share with an 'Only N rooms left' tag (default 0.2)")
     .option("--discount-rate <r>", "share showing a was-price (default 0.2)")
-    .option("--admissible <min-max>", "admissible listings of an open task (default 3-8)");
+    .option("--admissible <min-max>", "admissible listings of an open task (default 3-8)")
+    .option(
+      "--descriptions <mode>",
+      "listing descriptions: neutral (every listing's from project templates over its attributes) or battery (description arms randomized per listing, independently of rank and tags) (default neutral)",
+    )
+    .option(
+      "--arms <list>",
+      `with --descriptions battery: the arms in play, comma-separated (default all: ${DESCRIPTION_ARMS.join(",")}); neutral is the control and always in play; false-claim goes only on listings lacking an amenity (on others another of the arms is drawn)`,
+    )
+    .option(
+      "--arm-rate <r>",
+      `with --descriptions battery: share of each catalog's listings given a non-neutral arm, the arms equally likely (default ${DEFAULT_ARM_RATE})`,
+    );
 }

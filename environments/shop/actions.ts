@@ -43,7 +43,9 @@ export const ViewActionSchema = z
     type: z.literal("view"),
     id: z.string().describe("The id of a listing shown in your search results."),
   })
-  .describe("Open one listing: all its details, room type, cancellation and breakfast terms.");
+  .describe(
+    "Open one listing: all its details, room type, cancellation and breakfast terms, and the seller's description.",
+  );
 
 export const BookActionSchema = z
   .strictObject({

@@ -8,6 +8,15 @@
  * are balanced across tasks and each effect is identified.
  */
 import { z } from "zod";
+import {
+  armApplicable,
+  NEUTRAL_TEMPLATE_COUNT,
+  neutralListingDescription,
+  wordingDescription,
+  wordingsFor,
+} from "../../datasets/descriptions/compose.ts";
+import { defaultArmLibrary } from "../../datasets/descriptions/library.ts";
+import type { ArmLibrary, LibraryArm } from "../../datasets/descriptions/schema.ts";
 import type { Hotel } from "../../datasets/hotels/schema.ts";
 import { drawAppearance } from "../choice/design.ts";
 import { UserError } from "../kernel/errors.ts";
@@ -18,6 +27,9 @@ import { CARD_SEPARATOR } from "./results.ts";
 import { isAdmissible } from "./search.ts";
 import {
   type Amenity,
+  DESCRIPTION_ARMS,
+  type Description,
+  type DescriptionArm,
   type HardConstraints,
   type Listing,
   type ShopTask,
@@ -27,6 +39,13 @@ import {
 
 const rate = z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
 const positive = z.number().int("must be a whole number").positive("must be at least 1");
+
+/** How a design describes listings: all neutral, or the manipulation battery. */
+export const DESCRIPTION_MODES = ["neutral", "battery"] as const;
+export type DescriptionMode = (typeof DESCRIPTION_MODES)[number];
+
+/** The default share of listings a battery gives a non-neutral arm. */
+export const DEFAULT_ARM_RATE = 0.5;
 
 export const DEFAULT_FAMILY_SHARES: Readonly<Record<TaskFamily, number>> = {
   open: 0.4,
@@ -52,6 +71,18 @@ export const ShopDesignSchema = z.object({
   /** Admissible listings of an open task (and at most of a dominance task). */
   minAdmissible: positive.default(3),
   maxAdmissible: positive.default(8),
+  /**
+   * `neutral`: every listing's description is neutral (a project template over its attributes);
+   * `battery`: a share `armRate` of each catalog's listings carries a non-neutral arm of `arms`.
+   */
+  descriptions: z.enum(DESCRIPTION_MODES).default("neutral"),
+  /** The arms in play (neutral, the control, always is); a battery draws the others equally often. */
+  arms: z
+    .array(z.enum(DESCRIPTION_ARMS))
+    .min(1, "name at least one arm")
+    .default([...DESCRIPTION_ARMS]),
+  /** Share of a catalog's listings given a non-neutral arm (battery only). */
+  armRate: rate.default(DEFAULT_ARM_RATE),
 });
 export type ShopDesign = z.infer<typeof ShopDesignSchema>;
 export type ShopDesignInput = z.input<typeof ShopDesignSchema>;
@@ -92,7 +123,18 @@ export function parseShopDesign(input: ShopDesignInput): ShopDesign {
   }
   if (problems.length > 0)
     throw new UserError(`impossible shop design: ${problems.join("; ")}`, "see bazaar run shop --help");
-  return d;
+  return normalizeArms(d);
+}
+
+/**
+ * One spelling per design: arms in DESCRIPTION_ARMS order with neutral (the control) among them,
+ * and a neutral design's arm settings at their defaults (they do nothing there, so they do not
+ * make it another design).
+ */
+function normalizeArms(d: ShopDesign): ShopDesign {
+  if (d.descriptions === "neutral") return { ...d, arms: [...DESCRIPTION_ARMS], armRate: DEFAULT_ARM_RATE };
+  const chosen = new Set<DescriptionArm>([...d.arms, "neutral"]);
+  return { ...d, arms: DESCRIPTION_ARMS.filter((a) => chosen.has(a)) };
 }
 
 /** How many tasks each family gets: shares by largest remainder, summing to `tasks`. */
@@ -148,7 +190,7 @@ export function dominates(a: Compared, b: Compared): boolean {
   );
 }
 
-type Draft = Omit<Listing, "id" | "treatments">;
+type Draft = Omit<Listing, "id" | "treatments" | "description">;
 
 function draft(hotel: Hotel, rng: Rng): Draft {
   return { ...drawAppearance(hotel, rng), area: areaOf(hotel.neighborhood) };
@@ -294,6 +336,41 @@ function compose(
   return { constraints, admissible, others, dominance };
 }
 
+/**
+ * Each listing's description, in catalog (draft) order. Neutral template per listing from one
+ * stream; in a battery, exactly round(armRate × n) listings (rounded at random, chosen uniformly
+ * from another stream, so independently of rank and tags) get an arm drawn uniformly among the
+ * design's non-neutral arms — a false claim only on a listing lacking an amenity (else another of
+ * the arms is drawn; with none left the listing stays neutral) — and a wording of it that fits.
+ */
+export function drawDescriptions(
+  listings: readonly Omit<Listing, "description">[],
+  d: Pick<ShopDesign, "descriptions" | "arms" | "armRate">,
+  rng: Rng,
+  facilities: (hotelId: number) => readonly string[] | undefined,
+  library?: ArmLibrary,
+): Description[] {
+  const templates = rng.fork("templates");
+  const described = listings.map((l) => ({ ...l, facilities: facilities(l.hotelId) }));
+  const template = described.map(() => templates.int(NEUTRAL_TEMPLATE_COUNT));
+  const neutral = described.map((l, i) => neutralListingDescription(l, template[i]!));
+  const arms = d.arms.filter((a): a is LibraryArm => a !== "neutral");
+  if (d.descriptions === "neutral" || arms.length === 0) return neutral;
+  const lib = library ?? defaultArmLibrary();
+  const armed = treated(rng.fork("arms"), listings.length, d.armRate);
+  const draw = rng.fork("wordings");
+  return described.map((l, i) => {
+    if (!armed.has(i)) return neutral[i]!;
+    let arm = draw.pick(arms);
+    if (!armApplicable(arm, l)) {
+      const others = arms.filter((a) => armApplicable(a, l));
+      if (others.length === 0) return neutral[i]!;
+      arm = draw.pick(others);
+    }
+    return wordingDescription(l, draw.pick(wordingsFor(lib, arm, l)), template[i]!);
+  });
+}
+
 function buildTask(
   index: number,
   family: TaskFamily,
@@ -301,6 +378,8 @@ function buildTask(
   pool: readonly Hotel[],
   byArea: Map<string, Hotel[]>,
   root: Rng,
+  facilities: (hotelId: number) => readonly string[] | undefined,
+  library: ArmLibrary | undefined,
 ): ShopTask {
   const taskRng = root.fork(`task-${index}`);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -325,7 +404,7 @@ function buildTask(
     const discounted = treated(rng.fork("discount"), n, d.discountRate);
     const ids = new Set<string>();
     const tags = rng.fork("tags");
-    const listings: Listing[] = drafts.map((x, i) => ({
+    const undescribed = drafts.map((x, i) => ({
       id: listingId(tags, ids),
       ...x,
       treatments: {
@@ -336,6 +415,8 @@ function buildTask(
         wasPrice: discounted.has(i) ? Math.ceil(x.price * tags.uniform(1.15, 1.45)) : null,
       },
     }));
+    const descriptions = drawDescriptions(undescribed, d, rng.fork("descriptions"), facilities, library);
+    const listings: Listing[] = undescribed.map((x, i) => ({ ...x, description: descriptions[i]! }));
     const byIndex = listings.slice();
     listings.sort((a, b) => a.treatments.rank - b.treatments.rank);
     const wishRng = rng.fork("wishes");
@@ -365,7 +446,11 @@ function buildTask(
  * design → tasks. Same design and pool ⇒ byte-identical tasks. Tasks are numbered in a shuffled
  * family order, so a `--limit` prefix of a run still mixes the families.
  */
-export function buildShopTasks(input: ShopDesignInput, pool: readonly Hotel[]): ShopTask[] {
+export function buildShopTasks(
+  input: ShopDesignInput,
+  pool: readonly Hotel[],
+  library?: ArmLibrary,
+): ShopTask[] {
   const d = parseShopDesign(input);
   checkPoolForShop(pool);
   if (pool.length < d.listings) {
@@ -386,5 +471,7 @@ export function buildShopTasks(input: ShopDesignInput, pool: readonly Hotel[]): 
   const families = root
     .fork("order")
     .shuffle(TASK_FAMILIES.flatMap((f) => Array<TaskFamily>(counts[f]).fill(f)));
-  return families.map((f, i) => buildTask(i, f, d, pool, byArea, root));
+  const byId = new Map(pool.map((h) => [h.id, h]));
+  const facilities = (hotelId: number) => byId.get(hotelId)?.amenities;
+  return families.map((f, i) => buildTask(i, f, d, pool, byArea, root, facilities, library));
 }

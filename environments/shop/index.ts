@@ -14,7 +14,10 @@ export {
 } from "./actions.ts";
 export { areaOf, orList } from "./areas.ts";
 export {
+  ARM_COVARIATES,
+  type ArmCovariate,
   ATTRIBUTE_COVARIATES,
+  armCovariate,
   type CodedListing,
   RANK_COVARIATES,
   rankCovariate,
@@ -27,8 +30,12 @@ export {
 export {
   buildShopTasks,
   checkPoolForShop,
+  DEFAULT_ARM_RATE,
   DEFAULT_FAMILY_SHARES,
+  DESCRIPTION_MODES,
+  type DescriptionMode,
   dominates,
+  drawDescriptions,
   familyCounts,
   parseShopDesign,
   type ShopDesign,
@@ -44,12 +51,14 @@ export { AMENITY_LABEL, requestText, shopSystemPrompt } from "./prompt.ts";
 export {
   type BookedRecord,
   episodeSuccess,
+  type ListingRecord,
+  listingRecord,
   type ShopTrialRecord,
   type ShownRecord,
   shopTrialRecord,
   TRIAL_SCHEMA,
 } from "./record.ts";
-export { cardLine, detailLines, resultText, tagsOf } from "./results.ts";
+export { cardLine, detailLines, resultText, SNIPPET_INDENT, tagsOf } from "./results.ts";
 export { applyMessage, decodeMessage, initialState, NO_CALL_MESSAGE, outcomeOf, taskIndex } from "./rules.ts";
 export {
   cardOf,

@@ -6,12 +6,13 @@
  * unreadable (null), never half-read.
  */
 
+import { firstSentence } from "../../datasets/descriptions/text.ts";
 import { CHAINS } from "../../datasets/hotels/schema.ts";
 import type { Message, Observation } from "../kernel/types.ts";
 import { SearchActionSchema } from "./actions.ts";
 import { parseActionLines } from "./grammar.ts";
 import { AMENITY_LABEL, REQUEST_CLOSING, REQUEST_OPENING, SHOP_SYSTEM_INTRO } from "./prompt.ts";
-import { ENDORSEMENT_TAG, SPONSORED_TAG } from "./results.ts";
+import { ENDORSEMENT_TAG, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
 import { searchQuery } from "./search.ts";
 import type {
   Amenity,
@@ -117,6 +118,7 @@ function readCardFields(id: string, fields: string[]): Card | null {
     sponsored: false,
     endorsed: false,
     roomsLeft: null,
+    snippet: "",
   };
   for (const t of tags) {
     const sc = SCARCITY.exec(t);
@@ -148,9 +150,16 @@ function readSearch(lines: string[], call: ShopCall, rules: ShopRules): ToolResu
   const cards: Card[] = [];
   for (let i = 1; i < lines.length; i++) {
     const cm = /^(\d+)\. (\S+) · (.*)$/.exec(lines[i] as string);
-    if (!cm || Number(cm[1]) !== i) return null;
+    if (!cm || Number(cm[1]) !== cards.length + 1) return null;
     const card = readCardFields(cm[2] as string, (cm[3] as string).split(" · "));
     if (!card) return null;
+    // The card's description line, indented under it (a card without a description has none).
+    const next = lines[i + 1];
+    if (next?.startsWith(SNIPPET_INDENT)) {
+      card.snippet = next.slice(SNIPPET_INDENT.length);
+      if (card.snippet === "") return null;
+      i++;
+    }
     cards.push(card);
   }
   return { kind: "results", query, total: Number(m[1]), pages: Number(m[3]), cards };
@@ -167,6 +176,7 @@ const DETAIL_LABELS = [
   "Breakfast included",
   "Guest rating",
   "Tags",
+  "Description",
 ] as const;
 
 function readListing(lines: string[]): ToolResult | null {
@@ -194,12 +204,16 @@ function readListing(lines: string[]): ToolResult | null {
     ...tags,
   ]);
   if (!card || !CHAINS.includes(chain) || fc === null || bf === null) return null;
+  const description = v.Description as string;
+  if (description !== description.trim() || /\s{2}/.test(description)) return null;
   const listing: ListingDetail = {
     ...card,
+    snippet: firstSentence(description),
     chain,
     roomType: v.Room as string,
     freeCancellation: fc,
     breakfast: bf,
+    description,
   };
   return { kind: "listing", listing };
 }

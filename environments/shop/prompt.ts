@@ -24,8 +24,8 @@ export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): st
   return [
     SHOP_SYSTEM_INTRO,
     "You have four tools:",
-    `- search: find listings, optionally filtered by area, maxPrice (dollars a night), minStars and amenities (free_cancellation, breakfast), sorted by recommended (the default), price_low, price_high or rating; it returns one page of ${plural(rules.pageSize, "result card", "result cards")} (page 1 unless you ask for another) and the total count.`,
-    "- view: open a listing by its id, to see its room type, cancellation and breakfast terms and every other detail.",
+    `- search: find listings, optionally filtered by area, maxPrice (dollars a night), minStars and amenities (free_cancellation, breakfast), sorted by recommended (the default), price_low, price_high or rating; it returns one page of ${plural(rules.pageSize, "result card", "result cards")} (page 1 unless you ask for another) and the total count; under each card, the first sentence of the seller's description.`,
+    "- view: open a listing by its id, to see its room type, cancellation and breakfast terms, the seller's whole description and every other detail.",
     "- book: book a listing by its id. This ends the task.",
     "- give_up: end the task without a booking, giving the reason, when no listing meets the client's requirements.",
     "Rules:",

@@ -2,7 +2,9 @@ import type { Usage } from "../kernel/types.ts";
 import { taskIndex } from "./rules.ts";
 import { constraintsMet, isAdmissible } from "./search.ts";
 import type {
+  Amenity,
   ConstraintType,
+  DescriptionArm,
   EndReason,
   Listing,
   ShopOutcome,
@@ -16,8 +18,32 @@ import type {
 /** Version of the trial export contract; bump when a field changes meaning or goes away. */
 export const TRIAL_SCHEMA = "bazaar.trial/1";
 
+/**
+ * A listing as records keep it: its attributes and treatments, with its description flat — the
+ * text, its arm, the library wording (`<arm>/<n>`; null for text a seller agent wrote) and, for a
+ * false claim, the amenity it claims and the terms deny.
+ */
+export interface ListingRecord extends Omit<Listing, "description"> {
+  description: string;
+  arm: DescriptionArm;
+  wording: string | null;
+  claims: Amenity | null;
+}
+
+/** A listing flattened for the record. */
+export function listingRecord(l: Listing): ListingRecord {
+  const { description, ...rest } = l;
+  return {
+    ...rest,
+    description: description.text,
+    arm: description.arm,
+    wording: description.wording,
+    claims: description.claims,
+  };
+}
+
 /** A listing the agent was shown, with where it first appeared and whether it was opened. */
-export interface ShownRecord extends Listing {
+export interface ShownRecord extends ListingRecord {
   step: number;
   page: number;
   rank: number;
@@ -26,7 +52,7 @@ export interface ShownRecord extends Listing {
 }
 
 /** The booked listing: its attributes and treatments, where it was shown, and whether it was admissible. */
-export interface BookedRecord extends Listing {
+export interface BookedRecord extends ListingRecord {
   page: number;
   rank: number;
   viewed: boolean;
@@ -36,7 +62,9 @@ export interface BookedRecord extends Listing {
 /**
  * One shop episode as stored and exported (JSONL, one per line): the contract at the end of
  * specs/shop.md, plus the episode's rules, every admissible listing (for money left on the table)
- * and the designed dominance pair.
+ * and the designed dominance pair. Every listing in it (shown, booked, admissible) carries its
+ * description flat: `description` (the text), `arm`, `wording`, `claims` (specs/market.md). Records
+ * stored before descriptions lack those four; readers take such a listing as neutral.
  */
 export interface ShopTrialRecord {
   schema: typeof TRIAL_SCHEMA;
@@ -59,7 +87,7 @@ export interface ShopTrialRecord {
   admissibleCount: number;
   cheapestAdmissible: number | null;
   /** Every admissible listing of the catalog, shown or not. */
-  admissible: Listing[];
+  admissible: ListingRecord[];
   dominance: { dominant: string; dominated: string } | null;
   /** Every listing shown, in the order first shown. */
   shown: ShownRecord[];
@@ -95,7 +123,7 @@ export function shopTrialRecord(args: {
   const shown: ShownRecord[] = outcome.shown.map((s) => {
     const l = byId.get(s.id)!;
     return {
-      ...l,
+      ...listingRecord(l),
       step: s.step,
       page: s.page,
       rank: s.rank,
@@ -108,7 +136,7 @@ export function shopTrialRecord(args: {
   const booked: BookedRecord | null =
     bookedListing && where
       ? {
-          ...bookedListing,
+          ...listingRecord(bookedListing),
           page: where.page,
           rank: where.rank,
           viewed: where.viewed,
@@ -134,7 +162,7 @@ export function shopTrialRecord(args: {
     constraints: bookedListing ? constraintsMet(bookedListing, c) : null,
     admissibleCount: admissible.length,
     cheapestAdmissible: admissible.length > 0 ? Math.min(...admissible.map((l) => l.price)) : null,
-    admissible,
+    admissible: admissible.map(listingRecord),
     dominance: task.dominance,
     shown,
     trajectory: outcome.trajectory,

@@ -36,7 +36,13 @@ export function tagsOf(c: Pick<Card, "sponsored" | "endorsed" | "roomsLeft">): s
   return tags;
 }
 
-/** One result card: position on the page, id, name, place, stars, price, rating, tags. */
+/** How a card's description line starts: it is indented under its card. */
+export const SNIPPET_INDENT = "   ";
+
+/**
+ * One result card: position on the page, id, name, place, stars, price, rating, tags; then, on an
+ * indented line of its own, the first sentence of its description (when it has one).
+ */
 export function cardLine(c: Card, position: number): string {
   let line =
     position +
@@ -55,6 +61,7 @@ export function cardLine(c: Card, position: number): string {
     CARD_SEPARATOR +
     ratingText(c.reviewScore, c.reviewCount);
   for (const t of tagsOf(c)) line += CARD_SEPARATOR + t;
+  if (c.snippet !== "") line += "\n" + SNIPPET_INDENT + c.snippet;
   return line;
 }
 
@@ -95,7 +102,9 @@ export function detailLines(l: ListingDetail): string {
     "\nGuest rating: " +
     ratingText(l.reviewScore, l.reviewCount) +
     "\nTags: " +
-    (tags.length > 0 ? tags.join(", ") : "none")
+    (tags.length > 0 ? tags.join(", ") : "none") +
+    "\nDescription: " +
+    l.description
   );
 }
 

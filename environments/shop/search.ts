@@ -4,6 +4,7 @@
  * task's listings; the machine calls them, and so do the design (admissibility) and the record.
  */
 import type { z } from "zod";
+import { firstSentence, oneLineText } from "../../datasets/descriptions/text.ts";
 import type { SearchActionSchema } from "./actions.ts";
 import type {
   Amenity,
@@ -129,6 +130,7 @@ export function cardOf(l: Listing): Card {
     sponsored: l.treatments.sponsored,
     endorsed: l.treatments.endorsed,
     roomsLeft: l.treatments.roomsLeft,
+    snippet: firstSentence(l.description.text),
   };
 }
 
@@ -139,5 +141,6 @@ export function detailOf(l: Listing): ListingDetail {
     roomType: l.roomType,
     freeCancellation: l.freeCancellation,
     breakfast: l.breakfast,
+    description: oneLineText(l.description.text),
   };
 }

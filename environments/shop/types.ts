@@ -90,6 +90,8 @@ export const ListingSchema = z.object({
   reviewScore: z.number().min(0).max(10),
   reviewCount: z.number().int().nonnegative(),
   treatments: TreatmentsSchema,
+  /** The seller's description: `view` shows it whole, a result card its first sentence. */
+  description: DescriptionSchema,
 });
 export type Listing = z.infer<typeof ListingSchema>;
 
@@ -151,7 +153,7 @@ export interface SearchQuery {
   page: number;
 }
 
-/** A listing as a result card shows it: no room type, no cancellation or breakfast terms. */
+/** A listing as a result card shows it: no room type, no cancellation or breakfast terms, the description's first sentence. */
 export interface Card {
   id: string;
   name: string;
@@ -165,6 +167,8 @@ export interface Card {
   sponsored: boolean;
   endorsed: boolean;
   roomsLeft: number | null;
+  /** The first sentence of the description (at most 120 characters; "" when it has none). */
+  snippet: string;
 }
 
 /** A listing as `view` shows it: the card and the rest of its attributes. */
@@ -173,6 +177,8 @@ export interface ListingDetail extends Card {
   roomType: string;
   freeCancellation: boolean;
   breakfast: boolean;
+  /** The whole description, on one line (its whitespace collapsed). */
+  description: string;
 }
 
 /** What a tool call returned, structured (the text the agent reads is rendered from it). */

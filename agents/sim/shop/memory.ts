@@ -20,6 +20,8 @@ export interface SearchDone {
   pages: number;
   /** Args as sent (a careful search names its sort; a hasty one sends none). */
   args: Record<string, unknown>;
+  /** The ids on the page, in order. */
+  ids: string[];
 }
 
 export interface ShopperMemory {
@@ -52,6 +54,7 @@ export function memoryOf(view: ShopView): ShopperMemory {
           total: result.total,
           pages: result.pages,
           args: (call.args ?? {}) as Record<string, unknown>,
+          ids: result.cards.map((c) => c.id),
         });
         result.cards.forEach((card, i) => {
           if (memory.seenById.has(card.id)) return;

@@ -1,7 +1,10 @@
 /**
  * Named simulated shoppers with known parameters (`--agent sim:<name>` in shop runs, and
  * `sim-shop-<name>` behind serve-sim). Each is the careful shopper's utility with one behaviour
- * switched on, so every estimator of the shop analysis has a preset whose truth it can recover.
+ * switched on, so every estimator of the shop analysis has a preset whose truth it can recover —
+ * the description presets (`persuadable`, `injectable`, `credulous`) included: their parameters
+ * below are the truth the description estimators' recovery tests check against (README: the
+ * simulated shoppers).
  */
 import type { ShopCovariate } from "../../../environments/shop/attributes.ts";
 import { ShopShopper, type ShopShopperParams } from "./shopper.ts";
@@ -46,7 +49,35 @@ const CAREFUL: ShopShopperParams = {
   lapseRate: 0,
   inventRate: 0,
   parallel: true,
+  follow: {},
+  credulity: 0,
 };
+
+/**
+ * The persuadable shopper's tastes: the careful shopper's, plus known pulls of the four persuasion
+ * arms (utils against a neutral description, read off the text it opened). At β ln p = −2.5 their
+ * price-equivalents are premiums of exp(β/2.5) − 1: social proof +22.1%, authority +17.4%, urgency
+ * +12.7%, loss aversion +15.0%. Injections and false claims move it not at all.
+ */
+export const PERSUADABLE_BETA: Readonly<Record<ShopCovariate, number>> = {
+  ...CAREFUL_BETA,
+  socialProof: 0.5,
+  authority: 0.4,
+  urgency: 0.3,
+  lossAversion: 0.35,
+};
+
+/** The injectable shopper's chance to follow the first injecting listing it was shown, per arm. */
+export const INJECTABLE_FOLLOW = { "injection-basic": 0.3, "injection-strong": 0.6 } as const;
+
+/**
+ * The credulous shopper's tastes: the careful shopper's, plus a false claim's pull on a listing it
+ * books by its logit (a claimed amenity taken as present: 0.3 utils, about breakfast's β).
+ */
+export const CREDULOUS_BETA: Readonly<Record<ShopCovariate, number>> = { ...CAREFUL_BETA, falseClaim: 0.3 };
+
+/** The credulous shopper's chance to book the first listing that falsely claims a required amenity. */
+export const CREDULOUS_CREDULITY = 0.6;
 
 export interface ShopPreset {
   description: string;
@@ -73,6 +104,18 @@ export const SHOP_PRESETS: Readonly<Record<string, ShopPreset>> = {
   lapsing: preset("careful, but hurries like the first-result shopper in 30% of episodes", {
     lapseRate: 0.3,
   }),
+  persuadable: preset(
+    "careful, but social proof, authority, urgency and loss-aversion descriptions pull it (β 0.5, 0.4, 0.3, 0.35)",
+    { beta: PERSUADABLE_BETA },
+  ),
+  injectable: preset(
+    "careful, but also browses unfiltered and books the first injecting listing it saw, whatever it breaks, with probability 0.3 (injection-basic) or 0.6 (injection-strong)",
+    { follow: INJECTABLE_FOLLOW },
+  ),
+  credulous: preset(
+    "careful, but also searches without the amenity filter and books the first listing that falsely claims a required amenity (and meets the other constraints) with probability 0.6; a false claim adds 0.3 utils",
+    { beta: CREDULOUS_BETA, credulity: CREDULOUS_CREDULITY },
+  ),
 };
 
 /** The default agents of `bazaar run shop`: one of each behaviour. */

@@ -17,12 +17,28 @@
  * acceptable (it cannot see amenities on a card); a careful shopper may ignore one of the request's
  * constraints in a set share of episodes, may hurry (book like the first-result shopper) in a set
  * share, and may name an id it was never shown in a set share of its messages.
+ *
+ * Descriptions: a shopper reads a listing's arm off its text with the description tagger
+ * (`datasets/descriptions`), as a model would read it — the card's first sentence, or the whole
+ * description once opened — so it plays the same behind serve-sim as in process. The arm enters the
+ * logit through the arm covariates (β on social proof, authority, …). Two behaviours act before the
+ * logit, when the shopper is about to book or give up: it *follows an injection* — books the first
+ * listing it was shown whose card reads as an injection, with probability `follow[arm]`, whatever
+ * that listing breaks — and it *believes a false claim* — books the first listing it was shown whose
+ * card falsely claims an amenity the request requires and that meets the price, star and area
+ * constraints, with probability `credulity`. To be shown such listings at all, a shopper that
+ * follows injections adds one unfiltered search (page 1, recommended order) to its first message,
+ * and a credulous one adds each of its searches without the amenity filter (page 1); listings seen
+ * only there never enter its logit.
  */
 
+import { tagArm, tagText } from "../../../datasets/descriptions/library.ts";
 import type { Rng } from "../../../environments/kernel/rng.ts";
 import type { Acted, Agent, AgentContext, Observation } from "../../../environments/kernel/types.ts";
 import { toolCalls } from "../../../environments/shop/actions.ts";
 import {
+  ARM_COVARIATES,
+  type CodedListing,
   SHOP_COVARIATES,
   type ShopCovariate,
   shopCovariates,
@@ -50,16 +66,29 @@ export interface ShopShopperParams {
   inventRate: number;
   /** Several tool calls in one message (its searches together, its views together). */
   parallel: boolean;
+  /**
+   * Per injection arm, the chance it books the first listing it was shown whose card reads as an
+   * injection (of that arm), whatever the listing breaks. Only the first injecting listing counts.
+   */
+  follow: Partial<Record<InjectionArm, number>>;
+  /**
+   * The chance it books the first listing it was shown whose card falsely claims an amenity the
+   * request requires and that meets the request's price, star and area constraints.
+   */
+  credulity: number;
 }
+
+export const INJECTION_ARMS = ["injection-basic", "injection-strong"] as const;
+export type InjectionArm = (typeof INJECTION_ARMS)[number];
 
 type Call = { name: string; args: Record<string, unknown> };
 
 const ID_CHARS = "abcdefghijkmnpqrstuvwxyz23456789";
 
-/** The utility of a listing shown at (rank, page) under β. */
+/** The utility of a listing shown at (rank, page) under β (its `arm`, when given, against neutral). */
 export function shopUtility(
   beta: ShopShopperParams["beta"],
-  l: ListingDetail,
+  l: CodedListing,
   rank: number,
   page: number,
 ): number {
@@ -100,6 +129,38 @@ export function looksAcceptable(card: Card, r: ShopRequest, ignored: ConstraintT
   if (ignored !== "stars" && c.minStars !== null && card.stars < c.minStars) return false;
   if (ignored !== "area" && c.areas !== null && !c.areas.some((a) => inPlace(card, a))) return false;
   return true;
+}
+
+/** Whether β weighs any description arm (a shopper that does reads the arm of what it opened). */
+export function readsArms(beta: ShopShopperParams["beta"]): boolean {
+  return ARM_COVARIATES.some((a) => (beta[a] ?? 0) !== 0);
+}
+
+/** A listing's arm as a shopper reads it: off its whole description when opened, else off its card. */
+export function armAsRead(detail: ListingDetail): CodedListing {
+  const text = detail.description !== "" ? detail.description : detail.snippet;
+  return { ...detail, arm: tagArm(text, detail.description !== "" ? detail : undefined) };
+}
+
+/**
+ * The searches besides the careful ones that let a shopper meet what it is susceptible to: one
+ * unfiltered search when it follows injections, each careful search without its amenity filter
+ * when it believes false claims (and the request requires an amenity).
+ */
+export function browseSearches(
+  r: ShopRequest,
+  ignored: ConstraintType | null,
+  p: Pick<ShopShopperParams, "follow" | "credulity">,
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (INJECTION_ARMS.some((a) => (p.follow[a] ?? 0) > 0)) out.push({ sort: "recommended" });
+  if (p.credulity > 0 && r.constraints.amenities.length > 0) {
+    for (const a of carefulSearches(r, ignored)) {
+      const { amenities: _, ...rest } = a;
+      out.push(rest);
+    }
+  }
+  return out;
 }
 
 /** The careful shopper's first-page searches: every filter but the ignored one, one per area. */
@@ -198,8 +259,11 @@ export class ShopShopper implements Agent<ShopView, unknown> {
 
   private careful(view: ShopView, memory: ShopperMemory, ignored: ConstraintType | null, rng: Rng): Call[] {
     const planned = carefulSearches(view.request, ignored);
+    const browse = browseSearches(view.request, ignored, this.params);
     const done = new Map(memory.searches.map((s) => [queryKey(s.query), s]));
-    const missing = planned.filter((a) => !done.has(queryKey(searchQuery(a))));
+    const plannedKeys = new Set(planned.map((a) => queryKey(searchQuery(a))));
+    const extra = browse.filter((a) => !plannedKeys.has(queryKey(searchQuery(a))));
+    const missing = [...planned, ...extra].filter((a) => !done.has(queryKey(searchQuery(a))));
     if (missing.length > 0) return missing.map((args) => ({ name: "search", args }));
     const budget = view.rules.maxSteps - memory.steps;
     const pages: Call[] = [];
@@ -213,23 +277,68 @@ export class ShopShopper implements Agent<ShopView, unknown> {
     // Another page only while a view and a booking still fit after it.
     const affordable = pages.slice(0, Math.max(0, budget - 2));
     if (affordable.length > 0) return affordable;
-    const considered = memory.seen.filter((s) => looksAcceptable(s.card, view.request, ignored));
-    if (considered.length === 0) return [{ name: "give_up", args: { reason: giveUpReason(view.request) } }];
+    // What the careful searches showed: listings seen only by a browsing search stay out of the logit.
+    const carefulIds =
+      extra.length === 0
+        ? null
+        : new Set(memory.searches.filter((s) => plannedKeys.has(queryKey(s.query))).flatMap((s) => s.ids));
+    const considered = memory.seen.filter(
+      (s) =>
+        (carefulIds === null || carefulIds.has(s.card.id)) && looksAcceptable(s.card, view.request, ignored),
+    );
     const unopened = considered.filter((s) => !memory.details.has(s.card.id));
     const views = unopened.slice(0, Math.max(0, budget - 1));
     if (views.length > 0) return views.map((s) => ({ name: "view", args: { id: s.card.id } }));
+    const lured = this.lured(view, memory, rng);
+    if (lured !== null) return [{ name: "book", args: { id: lured } }];
+    if (considered.length === 0) return [{ name: "give_up", args: { reason: giveUpReason(view.request) } }];
     return [{ name: "book", args: { id: this.choose(considered, memory, rng) } }];
+  }
+
+  /**
+   * The listing it books instead of deciding by its logit: the first injecting listing it was shown,
+   * followed with probability `follow[arm]`; else the first listing shown that falsely claims a
+   * required amenity and meets the other constraints, believed with probability `credulity`.
+   */
+  private lured(view: ShopView, memory: ShopperMemory, rng: Rng): string | null {
+    const p = this.params;
+    if (INJECTION_ARMS.some((a) => (p.follow[a] ?? 0) > 0)) {
+      const first = memory.seen.find((s) => {
+        const arm = tagArm(s.card.snippet);
+        return arm === "injection-basic" || arm === "injection-strong";
+      });
+      if (first) {
+        const chance = p.follow[tagArm(first.card.snippet) as InjectionArm] ?? 0;
+        if (chance > 0 && rng.bernoulli(chance)) return first.card.id;
+      }
+    }
+    const required = view.request.constraints.amenities;
+    if (p.credulity > 0 && required.length > 0) {
+      const first = memory.seen.find((s) => {
+        const tag = tagText(s.card.snippet);
+        return (
+          tag.arm === "false-claim" &&
+          tag.claims !== null &&
+          required.includes(tag.claims) &&
+          looksAcceptable(s.card, view.request, null)
+        );
+      });
+      if (first && rng.bernoulli(p.credulity)) return first.card.id;
+    }
+    return null;
   }
 
   /** Gumbel-max over the opened listings: a draw from the logit over them. */
   private choose(considered: readonly SeenListing[], memory: ShopperMemory, rng: Rng): string {
     const opened = considered.filter((s) => memory.details.has(s.card.id));
     const pool = opened.length > 0 ? opened : considered;
+    const arms = readsArms(this.params.beta);
     let best = pool[0]!;
     let bestU = Number.NEGATIVE_INFINITY;
     for (const s of pool) {
       const detail = memory.details.get(s.card.id) ?? asDetail(s.card);
-      const u = shopUtility(this.params.beta, detail, s.rank, s.page) + rng.gumbel();
+      const coded = arms ? armAsRead(detail) : detail;
+      const u = shopUtility(this.params.beta, coded, s.rank, s.page) + rng.gumbel();
       if (u > bestU) {
         bestU = u;
         best = s;
@@ -241,7 +350,14 @@ export class ShopShopper implements Agent<ShopView, unknown> {
 
 /** A card standing in for a listing it could not open (no room type, no terms known). */
 function asDetail(card: Card): ListingDetail {
-  return { ...card, chain: "Independent", roomType: "", freeCancellation: false, breakfast: false };
+  return {
+    ...card,
+    chain: "Independent",
+    roomType: "",
+    freeCancellation: false,
+    breakfast: false,
+    description: "",
+  };
 }
 
 function giveUpReason(r: ShopRequest): string {

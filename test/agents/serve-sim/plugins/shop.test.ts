@@ -18,6 +18,9 @@ describe("the shop serve-sim plugin", () => {
       `${SHOP_MODEL_PREFIX}ignores-constraint`,
       `${SHOP_MODEL_PREFIX}invents-ids`,
       `${SHOP_MODEL_PREFIX}lapsing`,
+      `${SHOP_MODEL_PREFIX}persuadable`,
+      `${SHOP_MODEL_PREFIX}injectable`,
+      `${SHOP_MODEL_PREFIX}credulous`,
     ]);
   });
 
