@@ -78,11 +78,12 @@ export function cutOnWord(text: string, max: number): string {
 
 /**
  * The first sentence of a description as a result card shows it: up to the first `.`, `!` or `?`
- * followed by a space (or the end), at most 120 characters (longer ones cut on a word with "…").
+ * (with a closing quote, bracket or `</tag>` after it) followed by a space or the end, at most 120
+ * characters (longer ones cut on a word with "…").
  */
 export function firstSentence(text: string): string {
   const t = oneLineText(text);
-  const end = /[.!?]["”’)\]]?(?= |$)/.exec(t);
+  const end = /[.!?](?:["”’)\]]|<\/[a-z_]+>)?(?= |$)/i.exec(t);
   const sentence = end ? t.slice(0, end.index + end[0].length) : t;
   return cutOnWord(sentence, CARD_SENTENCE_MAX_CHARS);
 }
