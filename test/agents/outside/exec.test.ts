@@ -45,7 +45,7 @@ function play(agent: Agent<unknown, unknown>, task: ShopTask, signal?: AbortSign
 }
 
 /** Polls `f` until it returns a value other than undefined, or fails after `ms`. */
-async function until<T>(what: string, f: () => T | undefined, ms = 10_000): Promise<T> {
+async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = f();
