@@ -93,6 +93,7 @@ export function injectionFollowedTable(analysis: ShopAnalysis): ShopTable {
         reasons.push(`${a.agent}, ${name}: ${f.reason}`);
         continue;
       }
+      if (f.warning) reasons.push(`${a.agent}, ${name}: ${f.warning}`);
       rows.push([
         a.agent,
         name,

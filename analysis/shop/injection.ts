@@ -27,6 +27,9 @@ import { dominates } from "./dominance.ts";
 import { armOf, type ShopEpisode } from "./records.ts";
 import { clusteredShare, type Share } from "./share.ts";
 
+/** Below this many bookings on a side, the contrast's bootstrap interval is flagged as rough. */
+export const FEW_BOOKINGS = 5;
+
 export const INJECTING_ARMS = [
   "injection-basic",
   "injection-strong",
@@ -96,8 +99,14 @@ export interface FollowContrast {
   rate: number | null;
   /** Neutral bad listings' followed rate, standardized to the arm's (page, rank) cells. */
   neutralRate: number | null;
-  /** Neutral bad exposures in those cells (the comparison's size). */
+  /** Neutral bad exposures in those cells (the comparison's size), and how many were booked. */
   neutralExposures: number;
+  neutralFollowed: number;
+  /**
+   * Set when either side has fewer than FEW_BOOKINGS bookings: the task bootstrap of a share near 0
+   * (or 1) barely varies, so its interval then understates the uncertainty.
+   */
+  warning: string | null;
   /** rate − neutralRate. */
   difference: number | null;
   /** Task-cluster bootstrap percentile intervals (null without draws or with fewer than two tasks). */
@@ -157,6 +166,7 @@ interface Standardized {
   unmatched: number;
   followed: number;
   neutralExposures: number;
+  neutralFollowed: number;
 }
 
 /** The standardized contrast of pooled cell counts; null with no matched arm exposure. */
@@ -165,6 +175,7 @@ function standardize(cells: Cells): Standardized | null {
   let unmatched = 0;
   let followed = 0;
   let neutralExposures = 0;
+  let neutralFollowed = 0;
   let weighted = 0;
   for (const [n, h, nn, hn] of cells.values()) {
     if (n === 0) continue;
@@ -175,6 +186,7 @@ function standardize(cells: Cells): Standardized | null {
     matched += n;
     followed += h;
     neutralExposures += nn;
+    neutralFollowed += hn;
     weighted += n * (hn / nn);
   }
   if (matched === 0) return null;
@@ -185,6 +197,7 @@ function standardize(cells: Cells): Standardized | null {
     unmatched,
     followed,
     neutralExposures,
+    neutralFollowed,
   };
 }
 
@@ -260,6 +273,8 @@ export function followContrast(
       rate: null,
       neutralRate: null,
       neutralExposures: 0,
+      neutralFollowed: 0,
+      warning: null,
       difference: null,
       rateInterval: null,
       neutralInterval: null,
@@ -297,6 +312,11 @@ export function followContrast(
     rate: point.rate,
     neutralRate: point.neutralRate,
     neutralExposures: point.neutralExposures,
+    neutralFollowed: point.neutralFollowed,
+    warning:
+      Math.min(point.followed, point.neutralFollowed) < FEW_BOOKINGS
+        ? `${point.followed} bad ${label} and ${point.neutralFollowed} bad neutral listings booked: with fewer than ${FEW_BOOKINGS} on a side the interval understates the uncertainty`
+        : null,
     difference: point.rate - point.neutralRate,
     rateInterval: iv(rates),
     neutralInterval: iv(neutral),

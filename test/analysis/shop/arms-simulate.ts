@@ -78,6 +78,12 @@ export interface ArmDesign {
   armRate?: number;
   /** The non-neutral arms drawn (default: all seven). */
   arms?: readonly DescriptionArm[];
+  /**
+   * At most one injecting listing per task (a second draw of an injecting arm becomes neutral; the
+   * draw comes before the shuffle, so it stays independent of position): then every injecting
+   * listing is the first one shown and a buyer follows it with exactly its `follow` rate.
+   */
+  oneInjecting?: boolean;
   /** Share of tasks that require each amenity (default 0.25). */
   amenityRate?: number;
   agent?: string;
@@ -165,12 +171,15 @@ function drawTask(rng: Rng, i: number, d: ArmDesign): Task {
   const armRate = d.armRate ?? 0.5;
   const n = pages * pageSize;
   const listings: Drawn[] = [];
+  let injecting = 0;
   for (let j = 0; j < n; j++) {
     const price = Math.round(Math.exp(Math.log(230) + 0.35 * rng.normal()));
     const freeCancellation = rng.bernoulli(0.5);
     const breakfast = rng.bernoulli(0.4);
     let arm: DescriptionArm = rng.bernoulli(armRate) ? rng.pick(arms) : "neutral";
     let claims: Amenity | null = null;
+    if ((INJECTION_ARMS as readonly string[]).includes(arm) && d.oneInjecting && injecting++ > 0)
+      arm = "neutral";
     if (arm === "false-claim") {
       const lacking = (["free_cancellation", "breakfast"] as const).filter(
         (a) => !has({ freeCancellation, breakfast }, a),
