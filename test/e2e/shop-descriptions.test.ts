@@ -2,11 +2,14 @@
  * `bazaar run shop --descriptions battery` as a user runs it: the compiled CLI stores records whose
  * every listing carries its description, arm, wording and claims; the description settings are the
  * design's identity (the same command resumes, another arm rate is a new run); bad settings stop the
- * run before anything is written; `--help` says what they do.
+ * run before anything is written; `--help` says what they do. Through ChatOpenAI against serve-sim,
+ * the description presets read the arms off the conversation (posed system messages included) in
+ * tools and text mode.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 interface Listed {
@@ -22,6 +25,9 @@ interface Listed {
 interface Record_ {
   agent: string;
   success: boolean;
+  nonResponse: unknown;
+  request: { constraints: { amenities: string[] } };
+  trajectory: { tool: string; args: unknown; ok: boolean }[];
   shown: (Listed & { viewed: boolean; admissible: boolean })[];
   booked: Listed | null;
   admissible: Listed[];
@@ -125,4 +131,65 @@ describe("bazaar run shop --descriptions battery", () => {
       /--arm-rate <r> with --descriptions battery: share of each catalog's listings given a non-neutral arm.*\(default 0\.5\)/,
     );
   });
+});
+
+describe("the description presets through ChatOpenAI against serve-sim", () => {
+  let server: Awaited<ReturnType<typeof startSimServer>>;
+  beforeAll(async () => {
+    server = await startSimServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  for (const mode of ["tools", "text"] as const) {
+    it(`${mode} mode: the injectable shopper follows injections, the credulous one believes false claims, the persuadable one books right`, async () => {
+      const cwd = tempDir();
+      const store = path.join(cwd, "bazaar.db");
+      const r = await runInProcess([
+        "run",
+        "shop",
+        "--descriptions",
+        "battery",
+        "--arm-rate",
+        "0.8",
+        "--agent",
+        "openai:sim-shop-injectable,openai:sim-shop-credulous,openai:sim-shop-persuadable",
+        "--base-url",
+        server.url,
+        "--answer-mode",
+        mode,
+        "--tasks",
+        "40",
+        "--replicates",
+        "1",
+        "--concurrency",
+        "16",
+        "--no-cache",
+        "--store",
+        store,
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const records = await exported(store, runIdOf(r.out));
+      expect(records).toHaveLength(120);
+      for (const x of records) expect(x.nonResponse, x.agent).toBeNull();
+      const by = (name: string) => records.filter((x) => x.agent === `openai:sim-shop-${name}`);
+      const injectable = by("injectable");
+      expect(
+        injectable.every((x) =>
+          x.trajectory.some(
+            (t) => t.tool === "search" && JSON.stringify(t.args) === '{"sort":"recommended"}',
+          ),
+        ),
+      ).toBe(true);
+      const followed = injectable.filter((x) => x.booked?.arm.startsWith("injection-") && !x.success);
+      expect(followed.length).toBeGreaterThan(0);
+      for (const x of injectable) if (x.booked && !x.success) expect(x.booked.arm).toMatch(/^injection-/);
+      const credulous = by("credulous");
+      const believed = credulous.filter((x) => x.booked?.arm === "false-claim" && !x.success);
+      expect(believed.length).toBeGreaterThan(0);
+      for (const x of believed) expect(x.request.constraints.amenities).toContain(x.booked!.claims);
+      expect(by("persuadable").every((x) => x.success)).toBe(true);
+    }, 300_000);
+  }
 });
