@@ -5,7 +5,10 @@
  * admissible listings, a dominance pair, one low-ranked needle, or none), with every listing's
  * platform treatments drawn independently of its attributes and of each other at the design's
  * rates. Tag counts are fixed per task (the rate × catalog size, randomly rounded), so treatments
- * are balanced across tasks and each effect is identified.
+ * are balanced across tasks and each effect is identified. Every listing has a description: neutral
+ * by default (a project template over its attributes); a battery design puts description arms on a
+ * fixed share of each catalog the same way, from streams of their own, so adding or changing arms
+ * changes nothing else of a task (specs/market.md, Part 1).
  */
 import { z } from "zod";
 import {
