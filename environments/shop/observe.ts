@@ -6,7 +6,7 @@
  * unreadable (null), never half-read.
  */
 
-import { firstSentence } from "../../datasets/descriptions/text.ts";
+import { firstSentence, oneLineText } from "../../datasets/descriptions/text.ts";
 import { CHAINS } from "../../datasets/hotels/schema.ts";
 import type { Message, Observation } from "../kernel/types.ts";
 import { SearchActionSchema } from "./actions.ts";
@@ -157,7 +157,7 @@ function readSearch(lines: string[], call: ShopCall, rules: ShopRules): ToolResu
     const next = lines[i + 1];
     if (next?.startsWith(SNIPPET_INDENT)) {
       card.snippet = next.slice(SNIPPET_INDENT.length);
-      if (card.snippet === "") return null;
+      if (card.snippet === "" || card.snippet !== oneLineText(card.snippet)) return null;
       i++;
     }
     cards.push(card);
@@ -205,7 +205,7 @@ function readListing(lines: string[]): ToolResult | null {
   ]);
   if (!card || !CHAINS.includes(chain) || fc === null || bf === null) return null;
   const description = v.Description as string;
-  if (description !== description.trim() || /\s{2}/.test(description)) return null;
+  if (description !== oneLineText(description)) return null;
   const listing: ListingDetail = {
     ...card,
     snippet: firstSentence(description),

@@ -58,6 +58,30 @@ describe("observeShop: the conversation read back into the view", () => {
     expect(observeShop(broken)).toBeNull();
     expect(observeShop([{ role: "system", content: "You are a helpful assistant." }, msgs[1]!])).toBeNull();
     expect(observeShop(msgs.slice(0, -1))).toBeNull();
+    // A card's description line must be exactly as written: indented once, on one spaced-out line.
+    const edit = (f: (text: string) => string) =>
+      observeShop(msgs.map((m, i) => (i === msgs.length - 1 ? { ...m, content: f(m.content) } : m)));
+    expect(edit((t) => t.replace("\n   ", "\n    "))).toBeNull();
+    expect(edit((t) => t.replace(/\n {3}(\S+) /, "\n   $1  "))).toBeNull();
+    expect(edit((t) => t.replace(/\n {3}[^\n]*/, "\n   "))).toBeNull();
+  });
+
+  it("is strict about a listing's description line too", async () => {
+    const open = taskOf("open");
+    const { seen } = await play(open, [
+      { type: "search" },
+      (v) => ({ type: "view", id: lastCards(v)[0] }),
+      { type: "give_up", reason: "x" },
+    ]);
+    const msgs = seen[2]!.messages;
+    const detail = msgs.at(-1)!.content;
+    expect(detail).toMatch(/\nDescription: \S/);
+    const edit = (f: (text: string) => string) =>
+      observeShop(msgs.map((m, i) => (i === msgs.length - 1 ? { ...m, content: f(m.content) } : m)));
+    expect(edit((t) => t)?.view).toEqual(seen[2]!.view);
+    expect(edit((t) => t.replace(/\nDescription: [^\n]*/, ""))).toBeNull();
+    expect(edit((t) => t.replace("\nDescription: ", "\nDescription:  "))).toBeNull();
+    expect(edit((t) => t.replace(/(\nDescription: [^\n]*)/, "$1\nMore text."))).toBeNull();
   });
 });
 
