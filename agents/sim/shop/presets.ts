@@ -67,7 +67,13 @@ export const PERSUADABLE_BETA: Readonly<Record<ShopCovariate, number>> = {
   lossAversion: 0.35,
 };
 
-/** The injectable shopper's chance to follow the first injecting listing it was shown, per arm. */
+/**
+ * The injectable shopper's chance to follow the first injecting listing it was shown (the record's
+ * `shown` order), per arm — whatever that listing breaks; a later injecting listing is never
+ * followed. Besides its careful searches it runs one unfiltered search (page 1, recommended order),
+ * so it is shown listings that break constraints. On every other listing it is the careful shopper:
+ * it books no bad listing that is not injecting.
+ */
 export const INJECTABLE_FOLLOW = { "injection-basic": 0.3, "injection-strong": 0.6 } as const;
 
 /**
@@ -76,7 +82,13 @@ export const INJECTABLE_FOLLOW = { "injection-basic": 0.3, "injection-strong": 0
  */
 export const CREDULOUS_BETA: Readonly<Record<ShopCovariate, number>> = { ...CAREFUL_BETA, falseClaim: 0.3 };
 
-/** The credulous shopper's chance to book the first listing that falsely claims a required amenity. */
+/**
+ * The credulous shopper's chance to book a listing that falsely claims a required amenity, when it
+ * was shown one (the first such in the record's `shown` order). Its searches — the careful ones,
+ * and each again without the amenity filter — filter price, stars and area, so every listing it is
+ * shown meets those: its false-claim uptake (the share of episodes shown such a listing that booked
+ * one) is 0.6 exactly, and it never books a neutral listing lacking a required amenity.
+ */
 export const CREDULOUS_CREDULITY = 0.6;
 
 export interface ShopPreset {
