@@ -154,6 +154,8 @@ describe("simulated shoppers and descriptions", () => {
     let believed = 0;
     for (const r of records) {
       const c = r.request.constraints;
+      // Its searches filter price, stars and area: all it is shown meets them, so uptake is the credulity.
+      for (const s of r.shown) expect(isAdmissible(s, { ...c, amenities: [] })).toBe(true);
       const first = r.shown.find(
         (s) =>
           s.arm === "false-claim" &&
