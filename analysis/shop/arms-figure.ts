@@ -131,8 +131,15 @@ export function armPriceEquivalentChart(analysis: ShopAnalysis): VegaLiteSpec | 
       },
       {
         transform: [{ filter: "!isValid(datum.estimate)" }],
+        // In the agent's colour, so the row says whose arm it is.
         mark: { type: "text", align: "left", dx: 4, fontSize: 10, fontStyle: "italic", color: "#888888" },
-        encoding: { y, ...yOffset, x: { datum: 0, scale }, text: { field: "text" } },
+        encoding: {
+          y,
+          ...yOffset,
+          x: { datum: 0, scale },
+          text: { field: "text" },
+          ...(several ? color : {}),
+        },
       },
     ],
   };
