@@ -4,6 +4,7 @@ import { cueEnvironment } from "./cue/environment.ts";
 import { elicitEnvironment } from "./elicit/environment.ts";
 import type { AnyEnvironment } from "./kernel/environment.ts";
 import { UserError } from "./kernel/errors.ts";
+import { marketEnvironment } from "./market/environment.ts";
 import { shopEnvironment } from "./shop/environment.ts";
 
 /** Every episode kind bazaar hosts, by the name runs and the CLI use. */
@@ -13,6 +14,7 @@ export const ENVIRONMENTS: Readonly<Record<string, AnyEnvironment>> = {
   bargain: bargainEnvironment,
   cue: cueEnvironment,
   shop: shopEnvironment,
+  market: marketEnvironment,
 };
 
 export function environmentNamed(name: string): AnyEnvironment {

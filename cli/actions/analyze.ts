@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun, trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
+import { marketSummary } from "../../environments/store/markets.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
 import { type Output, printJson } from "../output.ts";
 
@@ -13,7 +14,8 @@ export async function analyzeRun(
 ): Promise<void> {
   const store = Store.open(o.store, { create: false, readonly: true });
   try {
-    const run = requireRun(store, runId);
+    // A market run (`bazaar run market`) is no run of its own: its rounds' runs, summed.
+    const run = store.getRun(runId) ?? marketSummary(store, runId) ?? requireRun(store, runId);
     const entry = ANALYZERS.find((a) => a.env === run.env);
     if (!entry) {
       throw new UserError(

@@ -1,5 +1,6 @@
 import { type BatchUsage, batchLedger } from "../../environments/store/batches.ts";
 import { Store } from "../../environments/store/index.ts";
+import { listMarkets, marketSummary } from "../../environments/store/markets.ts";
 import { type Output, printJson } from "../output.ts";
 import { costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
 import { shownStore } from "../store-option.ts";
@@ -44,12 +45,22 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
       });
       return { ...r, usageByAgent: byAgent };
     });
-    if (o.json) return printJson(out, runs);
-    if (runs.length === 0) return out.log(`no runs in ${shownStore(o.store)}`);
+    // Market runs (`bazaar run market`): one row each, standing for their rounds' runs.
+    const markets = listMarkets(store).map((m) => ({
+      ...marketSummary(store, m.id)!,
+      runs: m.runs,
+      usageByAgent: [] as (typeof runs)[number]["usageByAgent"],
+    }));
+    if (o.json) return printJson(out, [...runs, ...markets]);
+    if (runs.length === 0 && markets.length === 0) return out.log(`no runs in ${shownStore(o.store)}`);
+    const inMarket = new Set(markets.flatMap((m) => m.runs.map((l) => l.runId)));
+    const rows = [...runs.filter((r) => !inMarket.has(r.id)), ...markets].sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
     out.log(
       renderTable(
         ["run", "env", "agents", "stored", "non-resp.", "failed", "updated"],
-        runs.map((r) => [
+        rows.map((r) => [
           r.id,
           r.env,
           agentsCell(r.agents),
@@ -60,6 +71,10 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
         ]),
       ),
     );
+    if (markets.length > 0)
+      out.log(
+        `market: a market run's row stands for its rounds' runs (<market>-r01-buyers, -r01-static, -r01-adopters, …), which --json lists; bazaar analyze <market> reads them all`,
+      );
     if (runs.some((r) => r.failed > 0))
       out.log(
         "failed: trials whose model call failed after every retry (timeouts, 5xx) — missing data, in no estimate; the run's own command runs them again",

@@ -42,6 +42,8 @@ export const ANALYZERS: readonly AnalyzerEntry[] = [
     addOptions: addShopAnalyzeOptions,
     load: async () => (await import("./shop.ts")).shopAnalyzer,
   },
+  // A market (`bazaar run market`), by its id or the id of one of its rounds' seller runs.
+  { env: "market", addOptions: (cmd) => cmd, load: async () => (await import("./market.ts")).marketAnalyzer },
 ];
 
 export type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";

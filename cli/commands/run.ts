@@ -107,6 +107,7 @@ async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Outp
       if (stray) throw strayOption(envCli.name, stray, await optionOwners(), visible(sub));
       if (cmd.args.length > 0)
         throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
+      if (envCli.driver) return (await envCli.driver())(o, out);
       const { runEnvironment } = await import("../actions/run.ts");
       await runEnvironment(envCli, o, out);
     });

@@ -2,6 +2,7 @@ import { BARGAIN_ANSWER } from "../../environments/bargain/answer.ts";
 import { CHOICE_ANSWER } from "../../environments/choice/answer.ts";
 import { CUE_ANSWER } from "../../environments/cue/answer.ts";
 import { ELICIT_ANSWER } from "../../environments/elicit/answer.ts";
+import { MARKET_ANSWER } from "../../environments/market/answer.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
 import type { EnvironmentCli } from "./types.ts";
 
@@ -47,6 +48,16 @@ export const ENVIRONMENT_CLIS: readonly EnvironmentCli[] = [
     options: async () => (await import("./shop.ts")).addShopOptions,
     planner: async () => (await import("./shop-plan.ts")).planShop,
   },
+  {
+    name: "market",
+    summary:
+      "sellers over rounds: buyer episodes on the current listings, then each seller rewrites its description or price (shares, HHI, adoption)",
+    answer: MARKET_ANSWER,
+    options: async () => (await import("./market.ts")).addMarketOptions,
+    // Not one plan: the driver runs a plan per round and part (environments/market/driver.ts).
+    planner: async () => (await import("./market-plan.ts")).marketPlanner,
+    driver: async () => (await import("../actions/run-market.ts")).runMarketCommand,
+  },
 ];
 
-export type { CommonRunOptions, EnvironmentCli } from "./types.ts";
+export type { CommonRunOptions, Driver, EnvironmentCli } from "./types.ts";

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { LlmContext } from "../../agents/registry.ts";
 import type { AnswerShape } from "../../environments/kernel/answer-shape.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
+import type { Output } from "../output.ts";
 
 /** What an environment's planner is given: commander's values (strings) of its own and the shared options. */
 export interface CommonRunOptions {
@@ -11,6 +12,12 @@ export interface CommonRunOptions {
 
 /** Validates an environment's options and builds the run plan. */
 export type Planner = (options: CommonRunOptions, llm: LlmContext) => RunPlan;
+
+/**
+ * Runs an environment that is not one plan (the market: rounds of runs, each built on the last),
+ * in place of the shared run action: it checks the options, runs and reports itself.
+ */
+export type Driver = (options: CommonRunOptions, out: Output) => Promise<void>;
 
 /**
  * One environment as `bazaar run <env>` sees it: a subcommand with its own options (the `run`
@@ -29,6 +36,8 @@ export interface EnvironmentCli {
   /** What adds this environment's own options to its subcommand. */
   options(): Promise<(cmd: Command) => Command>;
   planner(): Promise<Planner>;
+  /** What `bazaar run <env>` does instead of running one plan (loaded when it runs). */
+  driver?(): Promise<Driver>;
 }
 
 /** A design seed as typed on the command line: a whole number, or any text. */

@@ -3,6 +3,7 @@ import { bargainSimPlugin } from "./bargain.ts";
 import { choiceSimPlugin } from "./choice.ts";
 import { cueSimPlugin } from "./cue.ts";
 import { elicitSimPlugin } from "./elicit.ts";
+import { marketSimPlugin } from "./market.ts";
 import { shopSimPlugin } from "./shop.ts";
 
 /**
@@ -15,10 +16,12 @@ export const SIM_PLUGINS: readonly SimPlugin[] = [
   elicitSimPlugin,
   cueSimPlugin,
   shopSimPlugin,
+  marketSimPlugin,
 ];
 
 export { BARGAIN_MODEL_PREFIX, bargainSimPlugin } from "./bargain.ts";
 export { choiceSimPlugin, MODEL_PREFIX, NO_CARDS_REPLY } from "./choice.ts";
 export { CUE_MODEL_PREFIX, cueSimPlugin } from "./cue.ts";
 export { ELICIT_MODEL_PREFIX, elicitSimPlugin } from "./elicit.ts";
+export { MARKET_MODEL_PREFIX, marketSimPlugin, NO_MARKET_REPLY } from "./market.ts";
 export { NO_SHOP_REPLY, SHOP_MODEL_PREFIX, shopSimPlugin } from "./shop.ts";

@@ -1,0 +1,415 @@
+/**
+ * Market outcomes (specs/market.md Part 2), pure: from a market run's buyer-episode records and
+ * seller-turn records to, per market, round and seller, bookings, share, revenue and profit; per
+ * market and round the HHI, the mean price paid, buyer success, violations and the money left on
+ * the table; every description a seller wrote, with the tagger's arm beside the text; and the
+ * adopters' share against k/N (and against their own share in round 1, before anyone acted), with
+ * intervals over the base markets. Records arrive one by one (`MarketTally`): a market run can hold
+ * more buyer episodes than fit in memory as records.
+ */
+import type { SellerTurnRecord } from "../../environments/market/record.ts";
+import type { ConstraintType, DescriptionArm } from "../../environments/shop/types.ts";
+import { mean, standardDeviation } from "../stats/descriptive.ts";
+
+/** What the tally reads of a buyer episode's record (the shop's trial record has it all). */
+export interface BuyerRecordLike {
+  taskId: string;
+  booked: { id: string; price: number; admissible: boolean } | null;
+  success: boolean;
+  constraints: Partial<Record<ConstraintType, boolean>> | null;
+  cheapestAdmissible: number | null;
+  nonResponse: unknown;
+}
+
+/** What the tally reads of a seller turn's record. */
+export type SellerTurnLike = Pick<
+  SellerTurnRecord,
+  | "instance"
+  | "round"
+  | "seller"
+  | "listingId"
+  | "name"
+  | "stars"
+  | "area"
+  | "adopter"
+  | "agent"
+  | "cost"
+  | "before"
+  | "price"
+  | "description"
+  | "arm"
+  | "claims"
+  | "priceChanged"
+  | "descriptionChanged"
+  | "endReason"
+  | "invalidCalls"
+  | "nonResponse"
+>;
+
+export interface SellerInfo {
+  seller: number;
+  listingId: string;
+  name: string;
+  stars: number;
+  area: string;
+  agent: string;
+  adopter: boolean;
+  cost: number;
+}
+
+export interface SellerRound {
+  seller: number;
+  bookings: number;
+  /** Of the market's bookings that round (null when there were none). */
+  share: number | null;
+  revenue: number;
+  profit: number;
+  /** The price buyers saw that round (null when the round's turns are not stored yet). */
+  price: number | null;
+  /** The arm of the description buyers saw that round. */
+  arm: DescriptionArm | null;
+}
+
+export interface RoundRow {
+  round: number;
+  buyers: number;
+  bookings: number;
+  /** Herfindahl–Hirschman index of the round's bookings, 0–10,000 (shares in percent). */
+  hhi: number | null;
+  meanPricePaid: number | null;
+  /** Share of buyer episodes that succeeded (booked an admissible listing, or gave up when none was). */
+  success: number | null;
+  /** Bookings that broke at least one of the request's constraints. */
+  violations: number;
+  /** Mean of (price paid − cheapest admissible) over bookings of admissible listings. */
+  moneyLeft: number | null;
+  nonResponses: number;
+  sellers: SellerRound[];
+  /** The adopters' share of the round's bookings (null without adopters or bookings). */
+  adoptersShare: number | null;
+}
+
+export interface MarketResult {
+  key: string;
+  k: number;
+  m: number;
+  sellers: SellerInfo[];
+  rounds: RoundRow[];
+}
+
+/** A description a seller wrote (a turn that changed it), with the tagger's arm beside the text. */
+export interface WrittenDescription {
+  market: string;
+  round: number;
+  seller: number;
+  name: string;
+  agent: string;
+  adopter: boolean;
+  arm: DescriptionArm;
+  claims: string | null;
+  text: string;
+}
+
+export interface Interval {
+  mean: number;
+  low: number | null;
+  high: number | null;
+  /** Markets it is over. */
+  n: number;
+}
+
+export interface AdoptionRow {
+  k: number;
+  /** k / N: the adopters' share if every seller sold alike. */
+  equalShare: number;
+  markets: number;
+  /** The adopters' share of bookings over the rounds after the first (they could act from round 2). */
+  adoptersShare: Interval | null;
+  /** adoptersShare − k/N. */
+  gainOverEqual: Interval | null;
+  /** The same sellers' share in round 1, before anyone acted. */
+  round1Share: Interval | null;
+  /** adoptersShare − round1Share: what adopting changed for them. */
+  gainOverRound1: Interval | null;
+}
+
+export interface MarketAnalysis {
+  rounds: number;
+  sellersPerMarket: number;
+  markets: MarketResult[];
+  adoption: AdoptionRow[];
+  descriptions: WrittenDescription[];
+  /** Seller turns the rules refused a call in, and turns that ended without a valid call. */
+  sellerTurns: {
+    turns: number;
+    changed: number;
+    invalidCalls: number;
+    invalidTurns: number;
+    byAgent: Record<string, { turns: number; changed: number; invalidCalls: number; invalidTurns: number }>;
+  };
+}
+
+/** `k1-m2-r03-b0001` → market `k1-m2`, round 3. */
+export function buyerTaskPlace(
+  taskId: string,
+): { market: string; k: number; m: number; round: number } | null {
+  const m = /^k(\d+)-m(\d+)-r(\d+)-/.exec(taskId);
+  if (!m) return null;
+  return { market: `k${m[1]}-m${m[2]}`, k: Number(m[1]), m: Number(m[2]), round: Number(m[3]) };
+}
+
+function marketPlace(key: string): { k: number; m: number } {
+  const m = /^k(\d+)-m(\d+)$/.exec(key);
+  return m ? { k: Number(m[1]), m: Number(m[2]) } : { k: 0, m: 0 };
+}
+
+interface RoundAcc {
+  buyers: number;
+  bookings: number;
+  paid: number;
+  successes: number;
+  violations: number;
+  left: number;
+  leftN: number;
+  nonResponses: number;
+  byListing: Map<string, { bookings: number; revenue: number }>;
+}
+
+function newRound(): RoundAcc {
+  return {
+    buyers: 0,
+    bookings: 0,
+    paid: 0,
+    successes: 0,
+    violations: 0,
+    left: 0,
+    leftN: 0,
+    nonResponses: 0,
+    byListing: new Map(),
+  };
+}
+
+/** t quantiles (0.975) for small degrees of freedom; the normal's beyond 30. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** Mean with a t interval over markets (no interval from one market). */
+export function tInterval(xs: readonly number[]): Interval | null {
+  if (xs.length === 0) return null;
+  const m = mean(xs);
+  if (xs.length < 2) return { mean: m, low: null, high: null, n: xs.length };
+  const t = T975[xs.length - 2] ?? 1.96;
+  const half = (t * standardDeviation(xs)) / Math.sqrt(xs.length);
+  return { mean: m, low: m - half, high: m + half, n: xs.length };
+}
+
+/** Accumulates a market run's records, in any order, into the analysis. */
+export class MarketTally {
+  private readonly rounds = new Map<string, Map<number, RoundAcc>>();
+  private readonly turns = new Map<string, Map<number, Map<number, SellerTurnLike>>>();
+  private readonly sellers = new Map<string, Map<number, SellerInfo>>();
+
+  constructor(
+    readonly roundsPlanned: number,
+    readonly sellersPerMarket: number,
+  ) {}
+
+  addBuyer(r: BuyerRecordLike): void {
+    const place = buyerTaskPlace(r.taskId);
+    if (!place) return;
+    let byRound = this.rounds.get(place.market);
+    if (!byRound) {
+      byRound = new Map();
+      this.rounds.set(place.market, byRound);
+    }
+    let acc = byRound.get(place.round);
+    if (!acc) {
+      acc = newRound();
+      byRound.set(place.round, acc);
+    }
+    acc.buyers++;
+    if (r.success) acc.successes++;
+    if (r.nonResponse) acc.nonResponses++;
+    if (r.booked) {
+      acc.bookings++;
+      acc.paid += r.booked.price;
+      const l = acc.byListing.get(r.booked.id) ?? { bookings: 0, revenue: 0 };
+      acc.byListing.set(r.booked.id, { bookings: l.bookings + 1, revenue: l.revenue + r.booked.price });
+      if (r.constraints && Object.values(r.constraints).some((met) => met === false)) acc.violations++;
+      if (r.booked.admissible && r.cheapestAdmissible !== null) {
+        acc.left += r.booked.price - r.cheapestAdmissible;
+        acc.leftN++;
+      }
+    }
+  }
+
+  addTurn(t: SellerTurnLike): void {
+    let byRound = this.turns.get(t.instance);
+    if (!byRound) {
+      byRound = new Map();
+      this.turns.set(t.instance, byRound);
+    }
+    let bySeller = byRound.get(t.round);
+    if (!bySeller) {
+      bySeller = new Map();
+      byRound.set(t.round, bySeller);
+    }
+    bySeller.set(t.seller, t);
+    let info = this.sellers.get(t.instance);
+    if (!info) {
+      info = new Map();
+      this.sellers.set(t.instance, info);
+    }
+    if (!info.has(t.seller))
+      info.set(t.seller, {
+        seller: t.seller,
+        listingId: t.listingId,
+        name: t.name,
+        stars: t.stars,
+        area: t.area,
+        agent: t.agent,
+        adopter: t.adopter,
+        cost: t.cost,
+      });
+  }
+
+  result(): MarketAnalysis {
+    const keys = [...new Set([...this.rounds.keys(), ...this.sellers.keys()])].sort((a, b) => {
+      const pa = marketPlace(a);
+      const pb = marketPlace(b);
+      return pa.k - pb.k || pa.m - pb.m;
+    });
+    const markets = keys.map((key) => this.market(key));
+    const descriptions: WrittenDescription[] = [];
+    const byAgent: MarketAnalysis["sellerTurns"]["byAgent"] = {};
+    let turns = 0;
+    let changed = 0;
+    let invalidCalls = 0;
+    let invalidTurns = 0;
+    for (const key of keys) {
+      for (const [round, bySeller] of [
+        ...(this.turns.get(key) ?? new Map<number, Map<number, SellerTurnLike>>()),
+      ].sort((a, b) => a[0] - b[0])) {
+        for (const t of [...bySeller.values()].sort((a, b) => a.seller - b.seller)) {
+          const a = byAgent[t.agent] ?? { turns: 0, changed: 0, invalidCalls: 0, invalidTurns: 0 };
+          byAgent[t.agent] = a;
+          const invalid = t.endReason === "invalid" ? 1 : 0;
+          const did = t.endReason === "changed" ? 1 : 0;
+          turns++;
+          changed += did;
+          invalidCalls += t.invalidCalls;
+          invalidTurns += invalid;
+          a.turns++;
+          a.changed += did;
+          a.invalidCalls += t.invalidCalls;
+          a.invalidTurns += invalid;
+          if (t.descriptionChanged)
+            descriptions.push({
+              market: key,
+              round,
+              seller: t.seller,
+              name: t.name,
+              agent: t.agent,
+              adopter: t.adopter,
+              arm: t.arm,
+              claims: t.claims,
+              text: t.description,
+            });
+        }
+      }
+    }
+    return {
+      rounds: Math.max(this.roundsPlanned, ...markets.map((m) => m.rounds.length)),
+      sellersPerMarket: this.sellersPerMarket,
+      markets,
+      adoption: this.adoption(markets),
+      descriptions,
+      sellerTurns: { turns, changed, invalidCalls, invalidTurns, byAgent },
+    };
+  }
+
+  private market(key: string): MarketResult {
+    const place = marketPlace(key);
+    const info = [...(this.sellers.get(key)?.values() ?? [])].sort((a, b) => a.seller - b.seller);
+    const byRound = this.rounds.get(key) ?? new Map<number, RoundAcc>();
+    const turns = this.turns.get(key) ?? new Map<number, Map<number, SellerTurnLike>>();
+    const rounds: RoundRow[] = [];
+    for (const round of [...byRound.keys()].sort((a, b) => a - b)) {
+      const acc = byRound.get(round)!;
+      const seen = turns.get(round);
+      const sellers: SellerRound[] = info.map((s) => {
+        const sold = acc.byListing.get(s.listingId) ?? { bookings: 0, revenue: 0 };
+        const t = seen?.get(s.seller);
+        return {
+          seller: s.seller,
+          bookings: sold.bookings,
+          share: acc.bookings > 0 ? sold.bookings / acc.bookings : null,
+          revenue: sold.revenue,
+          profit: sold.revenue - sold.bookings * s.cost,
+          price: t ? t.before.price : null,
+          arm: t ? t.before.arm : null,
+        };
+      });
+      const adopters = info.filter((s) => s.adopter).map((s) => s.seller);
+      const adopterBookings = sellers
+        .filter((s) => adopters.includes(s.seller))
+        .reduce((a, s) => a + s.bookings, 0);
+      rounds.push({
+        round,
+        buyers: acc.buyers,
+        bookings: acc.bookings,
+        hhi: acc.bookings > 0 ? sellers.reduce((a, s) => a + (100 * (s.share ?? 0)) ** 2, 0) : null,
+        meanPricePaid: acc.bookings > 0 ? acc.paid / acc.bookings : null,
+        success: acc.buyers > 0 ? acc.successes / acc.buyers : null,
+        violations: acc.violations,
+        moneyLeft: acc.leftN > 0 ? acc.left / acc.leftN : null,
+        nonResponses: acc.nonResponses,
+        sellers,
+        adoptersShare: adopters.length > 0 && acc.bookings > 0 ? adopterBookings / acc.bookings : null,
+      });
+    }
+    return { key, k: place.k, m: place.m, sellers: info, rounds };
+  }
+
+  private adoption(markets: readonly MarketResult[]): AdoptionRow[] {
+    const ks = [...new Set(markets.map((m) => m.k))].sort((a, b) => a - b);
+    const n = this.sellersPerMarket;
+    return ks
+      .filter((k) => k > 0)
+      .map((k) => {
+        const later: number[] = [];
+        const first: number[] = [];
+        for (const m of markets.filter((x) => x.k === k)) {
+          const adopters = new Set(m.sellers.filter((s) => s.adopter).map((s) => s.seller));
+          const share = (rows: readonly RoundRow[]) => {
+            const all = rows.reduce((a, r) => a + r.bookings, 0);
+            if (all === 0) return null;
+            const theirs = rows.reduce(
+              (a, r) =>
+                a + r.sellers.filter((s) => adopters.has(s.seller)).reduce((b, s) => b + s.bookings, 0),
+              0,
+            );
+            return theirs / all;
+          };
+          const r1 = share(m.rounds.filter((r) => r.round === 1));
+          const after = share(m.rounds.filter((r) => r.round > 1));
+          if (r1 !== null && after !== null) {
+            first.push(r1);
+            later.push(after);
+          }
+        }
+        const equal = k / n;
+        return {
+          k,
+          equalShare: equal,
+          markets: later.length,
+          adoptersShare: tInterval(later),
+          gainOverEqual: tInterval(later.map((x) => x - equal)),
+          round1Share: tInterval(first),
+          gainOverRound1: tInterval(later.map((x, i) => x - first[i]!)),
+        };
+      });
+  }
+}

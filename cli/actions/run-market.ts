@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { llmWorkerHost } from "../../agents/llm/host.ts";
+import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
+import { UserError } from "../../environments/kernel/errors.ts";
+import { failureOf } from "../../environments/kernel/failures.ts";
+import { type MarketPartEvent, type MarketRunResult, runMarket } from "../../environments/market/driver.ts";
+import { Store } from "../../environments/store/index.ts";
+import { getMarket } from "../../environments/store/markets.ts";
+import { analyzeMarketRuns, marketHeadline } from "../analyzers/market.ts";
+import { EXIT } from "../exit.ts";
+import { DeferredCache, llmContextFrom } from "../llm-context.ts";
+import type { LlmOptions } from "../llm-options.ts";
+import { parseOption, positiveInt } from "../options.ts";
+import { type Output, printJson } from "../output.ts";
+import type { OutsideCliOptions } from "../outside-options.ts";
+import { outsideSettings } from "../outside-settings.ts";
+import { ProgressLine } from "../progress.ts";
+import { planMarket } from "../run/market-plan.ts";
+import type { CommonRunOptions } from "../run/types.ts";
+import { shownStore, storeFlag } from "../store-option.ts";
+
+/** The shared run options a market reads (`cli/commands/run.ts` defines them). */
+interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
+  retryErrors?: boolean;
+  limit?: string;
+  store: string;
+  concurrency: string;
+  workers: string;
+  json?: boolean;
+  watch?: boolean;
+  batch?: boolean;
+  leaseMs?: string;
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The options of `run` that a market refuses, and what to do instead. */
+function refuseUnsupported(o: RunOptions): void {
+  if (o.limit !== undefined)
+    throw new UserError(
+      "--limit does not apply to market runs (a round needs all its buyer episodes before the sellers act)",
+      "for a quick try use fewer rounds, sellers or buyers: --rounds 2 --buyers-per-round 20",
+    );
+  if (o.batch)
+    throw new UserError(
+      "--batch is not supported for market runs yet",
+      "run the market live; its rounds' shop runs can be batched one by one with bazaar run shop",
+    );
+  if (o.retryErrors)
+    throw new UserError(
+      "--retry-errors does not apply to market runs (a later round was built on what those trials stored)",
+      "failed trials (timeouts, 5xx) are always run again by the same command",
+    );
+}
+
+/** One line for a round's parts: what ran this time, and what was stored before. */
+function roundLine(parts: readonly MarketPartEvent[], rounds: number): string {
+  const what = parts.map((e) => {
+    const kind =
+      e.part === "buyers" ? "buyer episodes" : e.part === "adopters" ? "adopters' turns" : "static turns";
+    return `${n(e.plan.total)} ${kind} (${e.plan.agents[0]!.label})`;
+  });
+  const ran = parts.reduce((s, e) => s + (e.result?.ranNow ?? 0), 0);
+  const non = parts.reduce((s, e) => s + (e.result?.nonResponsesNow ?? 0), 0);
+  const failed = parts.reduce((s, e) => s + (e.result?.failedNow ?? 0), 0);
+  const did = parts.every((e) => e.result === null)
+    ? "stored before"
+    : `${n(ran)} this time${non > 0 ? `, ${n(non)} non-responses` : ""}${failed > 0 ? `, ${n(failed)} failed` : ""}`;
+  return `round ${parts[0]!.round}/${rounds}: ${what.join(", ")}: ${did}`;
+}
+
+/** `bazaar run market`: the market driver over rounds of runs, with progress lines and the headline. */
+export async function runMarketCommand(options: CommonRunOptions, out: Output): Promise<void> {
+  const o = options as RunOptions;
+  refuseUnsupported(o);
+  const cache = new DeferredCache();
+  const llm = llmContextFrom(o, cache);
+  const controller = new AbortController();
+  let stoppedBy: string | null = null;
+  let retries = 0;
+  llm.events = {
+    onRetry: () => {
+      retries++;
+    },
+    onBreakerOpen: ({ model, reason, untilMs, inARow }) => {
+      if ((inARow ?? 0) >= 3) {
+        stoppedBy ??= `model ${model} answered nothing through ${inARow} pauses of its circuit breaker (last: ${reason})`;
+        controller.abort();
+        return;
+      }
+      out.error(`model ${model} paused for ${Math.round((untilMs - Date.now()) / 1000)} s: ${reason}`);
+    },
+  };
+  const { outsideResolver } = await import("../../agents/outside/registry.ts");
+  llm.outside = outsideResolver(outsideSettings(o));
+  const plan = planMarket(o, llm);
+  for (const note of llm.notes ?? []) out.error(note);
+  if (o.preflight) {
+    try {
+      await preflight(modelEndpointsOf([plan.buyer, plan.adopter, plan.static]), {
+        timeoutMs: Math.min(10_000, llm.settings.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      const f = failureOf(err);
+      if (f) throw new UserError(f.message, f.hint);
+      throw err;
+    }
+  }
+  const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
+  const workers =
+    o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
+  const store = Store.open(o.store, { create: true });
+  cache.target = store.responseCache();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  process.once("SIGTERM", onSigint);
+  const progress = new ProgressLine();
+  // A line per round (stderr) as its last part ends; the live market view is not built yet.
+  let roundParts: MarketPartEvent[] = [];
+  const flushRound = () => {
+    if (roundParts.length > 0) out.error(roundLine(roundParts, plan.design.rounds));
+    roundParts = [];
+  };
+  const lastPart = plan.design.adopters.some((k) => k > 0) ? "adopters" : "static";
+  let result: MarketRunResult;
+  try {
+    result = await runMarket(plan, store, {
+      concurrency,
+      signal: controller.signal,
+      hostAgents: llmWorkerHost(workers),
+      leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
+      onProgress: (p) => progress.update(p),
+      onPart: (e, phase) => {
+        if (phase !== "end") return;
+        progress.end();
+        if (roundParts.length > 0 && roundParts[0]!.round !== e.round) flushRound();
+        roundParts.push(e);
+        if (e.part === lastPart) flushRound();
+      },
+    });
+    progress.end();
+    flushRound();
+    const market = getMarket(store, plan.marketId)!;
+    const analysis = result.stored > 0 ? analyzeMarketRuns(store, market) : null;
+    const ending = analysis?.markets.some((m) => m.rounds.length > 0)
+      ? marketHeadline(analysis!, market)
+      : null;
+    const where = storeFlag(o.store);
+    const next = [
+      {
+        command: `bazaar analyze ${plan.marketId}${where}`,
+        gives: "every outcome, as tables (--json: one document)",
+      },
+      {
+        command: `bazaar analyze ${plan.marketId}${where} --report out/`,
+        gives: "a markdown report with figures (shares, price paths, adoption)",
+      },
+      { command: `bazaar runs${where}`, gives: "the market and its rounds' runs" },
+    ];
+    if (o.json) {
+      printJson(out, {
+        ...result,
+        retries,
+        store: shownStore(o.store),
+        runs: market.runs,
+        ...(ending ? { headline: ending.json, next } : {}),
+      });
+    } else {
+      out.log(
+        `market ${plan.marketId}: ${result.roundsDone} of ${result.rounds} rounds done; ${n(result.stored)} of ${n(result.total)} trials stored (${n(result.ranNow)} this time)`,
+      );
+      out.log(
+        `rounds' runs: ${market.runs.length} (${plan.marketId}-r01-buyers … ); non-responses this time: ${n(result.nonResponsesNow)}`,
+      );
+      out.log(`store: ${shownStore(o.store)}`);
+      if (retries > 0) out.log(`model retries this time: ${retries}`);
+      if (ending) {
+        out.log("");
+        if (result.roundsDone < result.rounds)
+          out.log(`outcomes of the ${result.roundsDone} rounds stored so far:`);
+        for (const line of ending.lines) out.log(line);
+        out.log("");
+        out.log("next:");
+        const width = Math.max(...next.map((x) => x.command.length));
+        for (const x of next) out.log(`  ${x.command.padEnd(width)}  ${x.gives}`);
+      }
+    }
+    const at = result.stoppedAt;
+    if (stoppedBy) {
+      out.error(`stopped: ${stoppedBy}; run the same command again once the endpoint answers`);
+      process.exitCode = EXIT.incomplete;
+    } else if (result.interrupted) {
+      out.error(
+        `interrupted${at ? ` in round ${at.round} (${at.part})` : ""}: ${n(result.stored)} of ${n(result.total)} trials are stored; run the same command again to resume`,
+      );
+      process.exitCode = EXIT.interrupted;
+    } else if (at) {
+      out.error(
+        `round ${at.round} is not whole: ${n(result.failed)} trial${result.failed === 1 ? "" : "s"} of ${at.runId} failed (missing data); the market cannot go on without them — run the same command again`,
+      );
+      process.exitCode = EXIT.incomplete;
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    store.close();
+  }
+}

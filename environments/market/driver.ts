@@ -1,0 +1,288 @@
+/**
+ * `bazaar run market`: a driver over rounds of ordinary runs. A market's later rounds depend on what
+ * its sellers did in earlier ones, so a market cannot be one plan; each round is instead
+ *   1. one shop run of the round's buyer episodes, over every market's current listings
+ *      (`<market>-r03-buyers`), then
+ *   2. one run of seller turns per seller agent: the static sellers' and the adopters'
+ *      (`<market>-r03-static`, `<market>-r03-adopters`), each turn a trial of the market environment.
+ * Before each round the driver rebuilds every market's listings from the design and the stored
+ * seller turns of the rounds before, so a killed market resumes mid-round by running the same
+ * command: finished runs are read, the unfinished one resumes (leases, batches and all), and every
+ * trial is stored exactly once. All markets of the run (adoption levels × base markets) share each
+ * round's runs, so the runner's concurrency spans them.
+ */
+import type { Hotel } from "../../datasets/hotels/schema.ts";
+import type { AnyEnvironment } from "../kernel/environment.ts";
+import { stableHash } from "../kernel/hash.ts";
+import type { AgentEntry } from "../kernel/types.ts";
+import { type ExecuteOptions, executeRun, type RunResult } from "../runner/execute.ts";
+import { planRun, type RunPlan } from "../runner/plan.ts";
+import { shopEnvironment } from "../shop/environment.ts";
+import type { ShopOutcome, ShopTask } from "../shop/types.ts";
+import type { Store } from "../store/index.ts";
+import { ensureMarket, linkMarketRun, type MarketRunPart } from "../store/markets.ts";
+import {
+  buildBaseMarkets,
+  buyerTasks,
+  type MarketDesign,
+  type MarketInstance,
+  marketInstances,
+  roundTag,
+} from "./design.ts";
+import { marketEnvironment } from "./environment.ts";
+import {
+  afterTurns,
+  type BuyerEpisodeLike,
+  initialMarketState,
+  type MarketState,
+  type RoundOutcome,
+  roundOutcome,
+  sellerTasks,
+} from "./rounds.ts";
+import type { SellerOutcome, SellerTask } from "./types.ts";
+
+/** Everything that defines a market run, validated and resolved (the CLI's `market-plan.ts` builds it). */
+export interface MarketRunPlan {
+  marketId: string;
+  design: MarketDesign;
+  pool: readonly Hotel[];
+  /** What makes two invocations the same market run (stored with it). */
+  config: Record<string, unknown>;
+  buyer: AgentEntry;
+  /** The optimizing seller, played by each market's adopters. */
+  adopter: AgentEntry;
+  /** The seller every other seller plays (`sim:static`). */
+  static: AgentEntry;
+}
+
+/** Trials of a whole market run: buyer episodes and seller turns over every round and market. */
+export function marketTrials(d: MarketDesign): number {
+  return d.rounds * d.adopters.length * d.markets * (d.buyersPerRound + d.sellers);
+}
+
+/** The runs of a round, by part. */
+export function roundRunId(marketId: string, round: number, part: MarketRunPart): string {
+  return `${marketId}-${roundTag(round)}-${part}`;
+}
+
+/** What the driver says as it goes: a round's part about to run (or found complete), and done. */
+export interface MarketPartEvent {
+  round: number;
+  part: MarketRunPart;
+  runId: string;
+  plan: RunPlan;
+  /** Trials of the part stored before this invocation ran it. */
+  storedBefore: number;
+  /** Null when it was complete already and did not run. */
+  result: RunResult | null;
+}
+
+export interface MarketRunOptions extends Omit<ExecuteOptions, "limit" | "admit"> {
+  /** Told before a part runs (`result` null) and after (with its result, or null when it was skipped). */
+  onPart?(e: MarketPartEvent, phase: "start" | "end"): void;
+}
+
+export interface MarketRunResult {
+  marketId: string;
+  rounds: number;
+  /** Rounds whose buyer episodes and seller turns are all stored. */
+  roundsDone: number;
+  /** Trials of the market run in the store now, and in all. */
+  stored: number;
+  total: number;
+  ranNow: number;
+  nonResponsesNow: number;
+  failedNow: number;
+  /** Failed trials of the round that stopped the market (missing data the same command re-runs). */
+  failed: number;
+  interrupted: boolean;
+  /** The part that stopped the market before its end, if one did. */
+  stoppedAt: { round: number; part: MarketRunPart; runId: string } | null;
+  elapsedMs: number;
+}
+
+/** The market's state at each market instance, the design's markets in order. */
+function initialStates(plan: MarketRunPlan): { instances: MarketInstance[]; states: MarketState[] } {
+  const bases = buildBaseMarkets(plan.design, plan.pool);
+  const instances = marketInstances(plan.design, bases);
+  return { instances, states: instances.map(initialMarketState) };
+}
+
+function subPlan(
+  env: AnyEnvironment,
+  runId: string,
+  tasks: readonly { taskId: string }[],
+  agent: AgentEntry,
+  identity: Record<string, unknown>,
+): RunPlan {
+  // The tasks' hash is part of the run's identity: a round rebuilt differently (another bazaar, a
+  // store that lost a seller turn) is refused as another configuration, never mixed with the stored.
+  const plan = planRun({
+    env,
+    settings: {},
+    tasks,
+    agents: [agent],
+    replicates: 1,
+    design: { ...identity, tasks: stableHash(tasks, 16) },
+  });
+  return { ...plan, runId };
+}
+
+/** The instance a task belongs to, by its id's prefix (`k1-m2-r03-…`). */
+function instanceOf(taskId: string): string {
+  const parts = taskId.split("-");
+  return `${parts[0]}-${parts[1]}`;
+}
+
+/** Each market's round outcome from the stored buyer episodes of the round. */
+function readRound(store: Store, runId: string, states: readonly MarketState[]): RoundOutcome[] {
+  const byInstance = new Map<string, BuyerEpisodeLike[]>(states.map((s) => [s.instance.key, []]));
+  for (const row of store.trialRows(runId)) {
+    const task = row.task as ShopTask;
+    const outcome = (row.result as { outcome: ShopOutcome }).outcome;
+    const booked =
+      outcome.bookedId === null ? undefined : task.listings.find((l) => l.id === outcome.bookedId);
+    const viewed = new Set(outcome.shown.filter((s) => s.viewed).map((s) => s.id));
+    byInstance.get(instanceOf(task.taskId))?.push({
+      taskId: task.taskId,
+      rules: task.rules,
+      shown: outcome.shown.map((s) => ({ id: s.id, page: s.page, rank: s.rank, viewed: viewed.has(s.id) })),
+      booked: booked ? { id: booked.id, price: booked.price } : null,
+    });
+  }
+  return states.map((s) =>
+    roundOutcome(
+      byInstance.get(s.instance.key) ?? [],
+      s.listings,
+      s.instance.base.sellers.map((x) => x.cost),
+    ),
+  );
+}
+
+/** Each market's seller turns of a round, by seller, from the stored runs of its parts. */
+function readTurns(store: Store, runIds: readonly string[]): Map<string, Map<number, SellerOutcome>> {
+  const out = new Map<string, Map<number, SellerOutcome>>();
+  for (const runId of runIds) {
+    for (const row of store.trialRows(runId)) {
+      const task = row.task as SellerTask;
+      let m = out.get(task.instance);
+      if (!m) {
+        m = new Map();
+        out.set(task.instance, m);
+      }
+      m.set(task.seller, (row.result as { outcome: SellerOutcome }).outcome);
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs a market run into the store, round by round, from wherever the store has it. Stops at the
+ * first part that is not whole after running (interrupted, or trials failed: the same command runs
+ * them again and goes on from there).
+ */
+export async function runMarket(
+  plan: MarketRunPlan,
+  store: Store,
+  opts: MarketRunOptions,
+): Promise<MarketRunResult> {
+  const started = Date.now();
+  const d = plan.design;
+  ensureMarket(store, { id: plan.marketId, config: plan.config });
+  const initial = initialStates(plan);
+  const instances = initial.instances;
+  let states = initial.states;
+  const total = marketTrials(d);
+  let ranNow = 0;
+  let nonResponsesNow = 0;
+  let failedNow = 0;
+  let roundsDone = 0;
+  const finish = (extra: Partial<MarketRunResult>): MarketRunResult => {
+    let stored = 0;
+    for (let r = 1; r <= d.rounds; r++)
+      for (const part of ["buyers", "static", "adopters"] as const)
+        stored += store.getRun(roundRunId(plan.marketId, r, part))?.done ?? 0;
+    return {
+      marketId: plan.marketId,
+      rounds: d.rounds,
+      roundsDone,
+      stored,
+      total,
+      ranNow,
+      nonResponsesNow,
+      failedNow,
+      failed: 0,
+      interrupted: false,
+      stoppedAt: null,
+      elapsedMs: Date.now() - started,
+      ...extra,
+    };
+  };
+
+  /** Runs one part (unless whole already); null when it is whole after, else what stopped it. */
+  const runPart = async (
+    round: number,
+    part: MarketRunPart,
+    sub: RunPlan,
+  ): Promise<Partial<MarketRunResult> | null> => {
+    linkMarketRun(store, plan.marketId, { runId: sub.runId, round, part });
+    const before = store.getRun(sub.runId);
+    const storedBefore = before?.done ?? 0;
+    const event: MarketPartEvent = { round, part, runId: sub.runId, plan: sub, storedBefore, result: null };
+    if (before && before.done >= sub.total && before.failed === 0) {
+      // Whole already: the identity check alone (a rebuilt round must be the stored one).
+      store.ensureRun({ id: sub.runId, env: sub.env.name, config: sub.config, total: sub.total }, sub.tasks);
+      opts.onPart?.(event, "end");
+      return null;
+    }
+    opts.onPart?.(event, "start");
+    const { onPart: _, ...execute } = opts;
+    const result = await executeRun(sub, store, execute);
+    ranNow += result.ranNow;
+    nonResponsesNow += result.nonResponsesNow;
+    failedNow += result.failedNow;
+    opts.onPart?.({ ...event, result }, "end");
+    if (result.stored >= sub.total) return null;
+    return {
+      interrupted: result.interrupted || opts.signal?.aborted === true,
+      failed: result.failed,
+      stoppedAt: { round, part, runId: sub.runId },
+    };
+  };
+
+  for (let round = 1; round <= d.rounds; round++) {
+    if (opts.signal?.aborted) return finish({ interrupted: true });
+    const buyers = subPlan(
+      shopEnvironment,
+      roundRunId(plan.marketId, round, "buyers"),
+      instances.flatMap((inst, i) => buyerTasks(d, inst, round, states[i]!.listings)),
+      plan.buyer,
+      { market: plan.marketId, round, part: "buyers" },
+    );
+    const stopBuyers = await runPart(round, "buyers", buyers);
+    if (stopBuyers) return finish(stopBuyers);
+    const outcomes = readRound(store, buyers.runId, states);
+    const turns = states.flatMap((s, i) => sellerTasks(d, plan.marketId, s, round, outcomes[i]!));
+    const parts: string[] = [];
+    for (const part of ["static", "adopters"] as const) {
+      const tasks = turns.filter((t) => t.adopter === (part === "adopters"));
+      if (tasks.length === 0) continue;
+      const sub = subPlan(
+        marketEnvironment,
+        roundRunId(plan.marketId, round, part),
+        tasks,
+        part === "adopters" ? plan.adopter : plan.static,
+        { market: plan.marketId, round, part },
+      );
+      const stop = await runPart(round, part, sub);
+      if (stop) return finish(stop);
+      parts.push(sub.runId);
+    }
+    const byInstance = readTurns(store, parts);
+    states = states.map((s, i) =>
+      afterTurns(s, round, outcomes[i]!, byInstance.get(s.instance.key) ?? new Map()),
+    );
+    roundsDone = round;
+  }
+  return finish({});
+}
