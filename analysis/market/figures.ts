@@ -14,6 +14,29 @@ export interface MarketFigure {
 }
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+/** Twenty distinct hues (category10, then category20b's dark ones): no two sellers in light and dark of one hue. */
+const SELLER_COLORS = [
+  "#1f77b4",
+  "#ff7f0e",
+  "#2ca02c",
+  "#d62728",
+  "#9467bd",
+  "#8c564b",
+  "#e377c2",
+  "#7f7f7f",
+  "#bcbd22",
+  "#17becf",
+  "#393b79",
+  "#637939",
+  "#8c6d31",
+  "#843c39",
+  "#7b4173",
+  "#5254a3",
+  "#8ca252",
+  "#bd9e39",
+  "#ad494a",
+  "#a55194",
+];
 const FONT = { font: "Helvetica, Arial, sans-serif", labelFontSize: 11, titleFontSize: 12 };
 
 function base(title: string, subtitle: string | undefined, width: number, height: number): VegaLiteSpec {
@@ -42,6 +65,7 @@ function perSellerChart(
   yTitle: string,
   value: (r: MarketResult["rounds"][number]["sellers"][number]) => number | null,
   yFormat: string,
+  zero: boolean,
 ): VegaLiteSpec {
   const labels = m.sellers.map((s) => sellerLabel(m, s.seller));
   const values = m.rounds.flatMap((r) =>
@@ -67,19 +91,19 @@ function perSellerChart(
         scale: { domain: [Math.min(...rounds), Math.max(...rounds)], nice: false },
         axis: { tickMinStep: 1, format: "d" },
       },
-      y: { field: "y", type: "quantitative", title: yTitle, axis: { format: yFormat } },
+      y: { field: "y", type: "quantitative", title: yTitle, axis: { format: yFormat }, scale: { zero } },
       color: {
         field: "seller",
         type: "nominal",
         title: "seller",
         sort: labels,
-        scale: { domain: labels, scheme: labels.length > 10 ? "category20" : "category10" },
-        legend: { orient: "right", columns: 1 },
+        scale: { domain: labels, range: labels.map((_, i) => SELLER_COLORS[i % SELLER_COLORS.length]) },
+        legend: { orient: "right", columns: 1, symbolType: "stroke" },
       },
+      // Adopters solid, the rest dashed (the legend names the adopters).
       strokeDash: {
         field: "role",
         type: "nominal",
-        title: null,
         scale: {
           domain: ["adopter", "static"],
           range: [
@@ -87,7 +111,7 @@ function perSellerChart(
             [5, 3],
           ],
         },
-        legend: { orient: "bottom", direction: "horizontal", title: null },
+        legend: null,
       },
     },
   };
@@ -103,7 +127,7 @@ export function figureMarkets(a: MarketAnalysis, max = 4): MarketResult[] {
 export function marketFigures(a: MarketAnalysis, marketId: string): MarketFigure[] {
   const out: MarketFigure[] = [];
   for (const m of figureMarkets(a)) {
-    const sub = `${marketId}, market ${m.key}: ${m.k} of ${m.sellers.length} sellers adopt`;
+    const sub = `${marketId}, market ${m.key}: ${m.k} of ${m.sellers.length} sellers adopt (solid lines; the static sellers dashed)`;
     out.push({
       file: `market-${m.key}-shares.svg`,
       title: `Shares over rounds (market ${m.key})`,
@@ -114,6 +138,7 @@ export function marketFigures(a: MarketAnalysis, marketId: string): MarketFigure
         "share of the round's bookings",
         (s) => s.share,
         "%",
+        true,
       ),
     });
     out.push({
@@ -126,30 +151,39 @@ export function marketFigures(a: MarketAnalysis, marketId: string): MarketFigure
         "price buyers saw ($)",
         (s) => s.price,
         "$,d",
+        false,
       ),
     });
   }
   const rows = a.adoption.filter((r) => r.adoptersShare !== null);
   if (rows.length > 0) {
+    // Shares live in [0, 1]: an interval over few markets can reach past either end.
+    const clamp = (x: number | null | undefined) =>
+      x === null || x === undefined ? null : Math.min(1, Math.max(0, x));
     const points = rows.flatMap((r) => [
       {
         x: r.equalShare,
         y: r.adoptersShare!.mean,
-        low: r.adoptersShare!.low,
-        high: r.adoptersShare!.high,
+        low: clamp(r.adoptersShare!.low),
+        high: clamp(r.adoptersShare!.high),
         series: "adopters' share after round 1",
         label: `k = ${r.k}`,
+        offset: false,
       },
       {
         x: r.equalShare,
         y: r.round1Share?.mean ?? null,
-        low: r.round1Share?.low ?? null,
-        high: r.round1Share?.high ?? null,
+        low: clamp(r.round1Share?.low),
+        high: clamp(r.round1Share?.high),
         series: "the same sellers in round 1",
         label: "",
+        // Beside the adopters' point, not on it: both intervals stay visible.
+        offset: true,
       },
     ]);
     const top = Math.min(1, Math.max(...points.map((p) => Math.max(p.x, p.high ?? p.y ?? 0))) * 1.1 + 0.02);
+    const shift = top / 80;
+    for (const p of points) p.x += p.offset ? shift : 0;
     const series = ["adopters' share after round 1", "the same sellers in round 1"];
     const color = {
       field: "series",
