@@ -117,8 +117,10 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
   const progress = new ProgressLine();
   // A line per round (stderr) as its last part ends; the live market view is not built yet.
   let roundParts: MarketPartEvent[] = [];
+  // On a terminal or with --watch; a pipe gets the summary alone, as every run's does.
+  const roundLines = o.watch === true || process.stderr.isTTY === true;
   const flushRound = () => {
-    if (roundParts.length > 0) out.error(roundLine(roundParts, plan.design.rounds));
+    if (roundParts.length > 0 && roundLines) out.error(roundLine(roundParts, plan.design.rounds));
     roundParts = [];
   };
   const lastPart = plan.design.adopters.some((k) => k > 0) ? "adopters" : "static";
