@@ -55,11 +55,9 @@ function outcomes(dbFile: string): Record<string, [number, string, string][]> {
     const out: Record<string, [number, string, string][]> = {};
     for (const r of rows) {
       const runKey = r.run_id.replace(/^market-\w+-/, "");
-      (out[runKey] ??= []).push([
-        r.seq,
-        r.trial_key,
-        JSON.stringify((JSON.parse(r.result) as { outcome: unknown }).outcome),
-      ]);
+      const list = out[runKey] ?? [];
+      out[runKey] = list;
+      list.push([r.seq, r.trial_key, JSON.stringify((JSON.parse(r.result) as { outcome: unknown }).outcome)]);
     }
     return out;
   } finally {
