@@ -157,6 +157,10 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
         command: `bazaar analyze ${plan.marketId}${where} --report out/`,
         gives: "a markdown report with figures (shares, price paths, adoption)",
       },
+      {
+        command: `bazaar watch ${plan.marketId}${where}`,
+        gives: "the market round by round, seller by seller",
+      },
       { command: `bazaar runs${where}`, gives: "the market and its rounds' runs" },
     ];
     if (o.json) {

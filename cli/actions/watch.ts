@@ -2,6 +2,7 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { requireRun } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
 import { liveEpisodes, runIsActive, runnersOf } from "../../environments/store/live.ts";
+import { getMarket } from "../../environments/store/markets.ts";
 import { nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import type { Output } from "../output.ts";
 import { count } from "../tui/format.ts";
@@ -20,6 +21,8 @@ export interface WatchOptions {
   episode?: string;
   limit: string;
   follow?: boolean;
+  /** A market run's market to show (`k1-m2`). */
+  market?: string;
 }
 
 /** Episodes a stop or a crash cut short, where they stopped (the live log keeps them until they run again). */
@@ -113,6 +116,9 @@ function printPlain(out: Output, source: ReplaySource, filter: ReplayFilter, o: 
 export async function watchRun(runId: string, o: WatchOptions, out: Output): Promise<void> {
   const store = Store.open(o.store, { create: false, readonly: true });
   try {
+    // A market run (`bazaar run market`): its rounds, seller by seller (watch-market.ts).
+    const market = store.getRun(runId) ? undefined : getMarket(store, runId);
+    if (market) return (await import("./watch-market.ts")).watchMarket(store, market, o, out);
     const r = requireRun(store, runId);
     const source = new StoreReplaySource(store, {
       id: r.id,

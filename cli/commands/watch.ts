@@ -20,6 +20,10 @@ export function registerWatch(program: Command, out: Output): void {
     .option("--episode <seq>", "open this episode (piped: print it in full)")
     .option("--limit <n>", "piped: list at most this many episodes", "50")
     .option(
+      "--market <key>",
+      "market runs: the market to show round by round (e.g. k1-m2; default the first)",
+    )
+    .option(
       "--follow",
       "watch a run that is running (in another terminal or process): its episodes in flight turn by turn, until it ends",
     )

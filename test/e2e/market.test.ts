@@ -78,6 +78,13 @@ describe("bazaar run market", () => {
       `market ${id}:`,
     );
 
+    // watch: the market round by round, each seller's listing, bookings and turn.
+    const watch = await runInProcess(["watch", id, "--store", store, "--market", "k2-m2"]);
+    expect(watch.code).toBe(0);
+    expect(watch.out).toMatch(/^market k2-m2 · round 3: 20 buyer episodes/m);
+    expect(watch.out).toMatch(/sim:undercut \(adopter\) .*(price \$\d+ → \$\d+|kept)/);
+    expect(watch.out).toContain(`bazaar watch ${id}-r01-buyers`);
+
     const out = path.join(cwd, "report");
     const report = await runInProcess(["analyze", id, "--store", store, "--report", out]);
     expect(report.code).toBe(0);
