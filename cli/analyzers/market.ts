@@ -52,6 +52,49 @@ export function analyzeMarketRuns(store: Store, market: MarketRecord): MarketAna
   return tally.result();
 }
 
+/**
+ * A market run's export (specs/market.md, export contract): every seller turn's record, round by
+ * round, then one summary per market and round (shares, HHI, prices, welfare). Its buyer episodes
+ * are the rounds' shop runs' records (`bazaar export <market>-r01-buyers`).
+ */
+export function* marketExportRecords(store: Store, market: MarketRecord): Generator<Record<string, unknown>> {
+  for (const link of market.runs) {
+    if (link.part === "buyers" || !store.getRun(link.runId)) continue;
+    yield* trialRecords(store, link.runId);
+  }
+  const a = analyzeMarketRuns(store, market);
+  for (const m of a.markets) {
+    for (const r of m.rounds) {
+      yield {
+        schema: "bazaar.market-round/1",
+        market: market.id,
+        env: "market-round",
+        instance: m.key,
+        adopters: m.k,
+        round: r.round,
+        buyers: r.buyers,
+        bookings: r.bookings,
+        hhi: r.hhi,
+        meanPricePaid: r.meanPricePaid,
+        success: r.success,
+        violations: r.violations,
+        moneyLeft: r.moneyLeft,
+        adoptersShare: r.adoptersShare,
+        sellers: r.sellers.map((s) => {
+          const info = m.sellers.find((x) => x.seller === s.seller);
+          return {
+            ...s,
+            listingId: info?.listingId,
+            name: info?.name,
+            agent: info?.agent,
+            adopter: info?.adopter,
+          };
+        }),
+      };
+    }
+  }
+}
+
 function arrow<T>(first: T | null | undefined, last: T | null | undefined, f: (x: T) => string): string {
   if (first === null || first === undefined) return "–";
   if (last === null || last === undefined || first === last) return f(first);

@@ -11,6 +11,6 @@ export function registerExport(program: Command, out: Output): void {
     .option("--out <file>", "output file (written whole or not at all); default: standard output")
     .addOption(storeOption())
     .action(async (runId: string, o: { format: string; out?: string; store: string }) => {
-      (await import("../actions/export.ts")).exportRun(runId, o, out);
+      await (await import("../actions/export.ts")).exportRun(runId, o, out);
     });
 }

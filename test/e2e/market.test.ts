@@ -85,6 +85,17 @@ describe("bazaar run market", () => {
     expect(watch.out).toMatch(/sim:undercut \(adopter\) .*(price \$\d+ → \$\d+|kept)/);
     expect(watch.out).toContain(`bazaar watch ${id}-r01-buyers`);
 
+    // export: every seller turn (3 rounds × 4 markets × 5 sellers), then a summary per market and round.
+    const file = path.join(cwd, "market.jsonl");
+    expect((await runInProcess(["export", id, "--store", store, "--out", file])).code).toBe(0);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { env: string });
+    expect(lines.filter((l) => l.env === "market")).toHaveLength(60);
+    expect(lines.filter((l) => l.env === "market-round")).toHaveLength(12);
+    expect(lines[0]).toMatchObject({ env: "market", market: id, round: 1, seller: 1, arm: "neutral" });
+
     const out = path.join(cwd, "report");
     const report = await runInProcess(["analyze", id, "--store", store, "--report", out]);
     expect(report.code).toBe(0);
