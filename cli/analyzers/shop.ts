@@ -144,7 +144,24 @@ function descriptionHeadline(a: ShopAnalysis): { lines: string[]; json: unknown 
       ),
     ).split("\n"),
   ];
-  return { lines, json: rows.map(({ cells: _, ...r }) => r) };
+  // Each untestable cell with its reason, under the table.
+  const why = a.agents.flatMap((g) => {
+    const d = g.descriptions;
+    if (d.status !== "ok") return [];
+    const injection = d.injectionFollowed.find((f) => f.name === "injection")!;
+    return [
+      ...(injection.status === "ok"
+        ? []
+        : [`${g.agent}, injection followed: untestable: ${injection.reason}`]),
+      ...(d.falseClaimUptake.status === "ok"
+        ? []
+        : [`${g.agent}, false-claim uptake: untestable: ${d.falseClaimUptake.reason}`]),
+      ...d.armPriceEquivalents
+        .filter((r) => r.arm.startsWith("injection-") && r.status !== "ok")
+        .map((r) => `${g.agent}, ${r.arm}: untestable: ${r.reason}`),
+    ];
+  });
+  return { lines: [...lines, ...why], json: rows.map(({ cells: _, ...r }) => r) };
 }
 
 /** `bazaar analyze <run>` for shop runs. */
