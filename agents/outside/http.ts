@@ -193,6 +193,9 @@ export class McpHttpHost {
     };
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // One JSON body per call instead of an SSE stream: no call sends notifications, and the SSE
+      // pumping cost ~10% of an episode's CPU (bench/mcp.ts). The GET stream stays (see watchStream).
+      enableJsonResponse: true,
       enableDnsRebindingProtection: true,
       allowedHosts: this.allowedHosts,
       onsessioninitialized: (id) => {

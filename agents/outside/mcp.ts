@@ -13,6 +13,7 @@ import {
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { GET_TASK_TOOL, type SurfaceTask, type ToolSurface } from "../../environments/kernel/surface.ts";
 import type { EpisodeLink } from "./waiting.ts";
 
@@ -23,6 +24,13 @@ export interface SessionEpisodes {
 }
 
 const TASK_PROMPT = "task";
+
+let shared: AjvJsonSchemaValidator | undefined;
+/** One validator for every session's server: each new one compiles Ajv afresh (~1 ms a session). */
+function validator(): AjvJsonSchemaValidator {
+  shared ??= new AjvJsonSchemaValidator();
+  return shared;
+}
 
 function getTaskTool(surface: ToolSurface) {
   return {
@@ -58,7 +66,7 @@ export function episodeServer(
 ): Server {
   const server = new Server(
     { name: `bazaar-${surface.env}`, version },
-    { capabilities: { tools: {}, prompts: {} }, instructions },
+    { capabilities: { tools: {}, prompts: {} }, instructions, jsonSchemaValidator: validator() },
   );
   const tools = [
     ...surface.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
