@@ -56,8 +56,7 @@ function refuseUnsupported(o: RunOptions): void {
 /** One line for a round's parts: what ran this time, and what was stored before. */
 function roundLine(parts: readonly MarketPartEvent[], rounds: number): string {
   const what = parts.map((e) => {
-    const kind =
-      e.part === "buyers" ? "buyer episodes" : e.part === "adopters" ? "adopters' turns" : "static turns";
+    const kind = e.part === "buyers" ? "buyer episodes" : "seller turns";
     return `${n(e.plan.total)} ${kind} (${e.plan.agents[0]!.label})`;
   });
   const ran = parts.reduce((s, e) => s + (e.result?.ranNow ?? 0), 0);
@@ -123,7 +122,6 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
     if (roundParts.length > 0 && roundLines) out.error(roundLine(roundParts, plan.design.rounds));
     roundParts = [];
   };
-  const lastPart = plan.design.adopters.some((k) => k > 0) ? "adopters" : "static";
   let result: MarketRunResult;
   try {
     result = await runMarket(plan, store, {
@@ -137,7 +135,7 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
         progress.end();
         if (roundParts.length > 0 && roundParts[0]!.round !== e.round) flushRound();
         roundParts.push(e);
-        if (e.part === lastPart) flushRound();
+        if (e.part === "sellers") flushRound();
       },
     });
     progress.end();

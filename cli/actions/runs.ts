@@ -73,7 +73,7 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
     );
     if (markets.length > 0)
       out.log(
-        `market: a market run's row stands for its rounds' runs (<market>-r01-buyers, -r01-static, -r01-adopters, …), which --json lists; bazaar analyze <market> reads them all`,
+        `market: a market run's row stands for its rounds' runs (<market>-r01-buyers, <market>-r01-sellers, …), which --json lists; bazaar analyze <market> reads them all`,
       );
     if (runs.some((r) => r.failed > 0))
       out.log(

@@ -63,7 +63,7 @@ function roundLines(m: MarketResult, turns: Map<string, SellerTurnRecord>, marke
     );
     const tag = String(r.round).padStart(2, "0");
     lines.push(
-      `  step through it: bazaar watch ${marketId}-r${tag}-buyers (buyer episodes), bazaar watch ${marketId}-r${tag}-${m.k > 0 ? "adopters" : "static"} (seller turns)`,
+      `  step through it: bazaar watch ${marketId}-r${tag}-buyers (buyer episodes), bazaar watch ${marketId}-r${tag}-sellers (seller turns)`,
     );
   }
   return lines;

@@ -11,7 +11,7 @@ import { SellerActionSchema } from "../../environments/market/actions.ts";
 import { MARKET_ANSWER } from "../../environments/market/answer.ts";
 import { buildBaseMarkets, parseMarketDesign } from "../../environments/market/design.ts";
 import { type MarketRunPlan, marketTrials } from "../../environments/market/driver.ts";
-import { MARKET_SELLER } from "../../environments/market/types.ts";
+import { MARKET_ADOPTER, MARKET_STATIC, type SellerRole } from "../../environments/market/types.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { MARKET_DEFAULTS, sellerAgentNames } from "./market.ts";
 import { resolveShopAgent } from "./shop-plan.ts";
@@ -32,9 +32,12 @@ interface MarketOptions extends CommonRunOptions {
   maxSteps?: string;
 }
 
-/** `sim:<preset>`, `openai:<model>`, or an agent from outside (`exec:`, `module:`), as a market seller. */
-export function resolveSellerAgent(spec: string, llm?: LlmContext): AgentEntry {
-  const outside = outsideEntry(spec, "market", MARKET_SELLER, llm);
+/**
+ * `sim:<preset>`, `openai:<model>`, or an agent from outside (`exec:`, `module:`), as a market seller
+ * in `role` (the adopters' or the static sellers').
+ */
+export function resolveSellerAgent(spec: string, role: SellerRole, llm?: LlmContext): AgentEntry {
+  const outside = outsideEntry(spec, "market", role, llm);
   if (outside) return outside;
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
@@ -44,18 +47,11 @@ export function resolveSellerAgent(spec: string, llm?: LlmContext): AgentEntry {
     return {
       label: spec,
       identity: { kind: "sim-seller", preset: name, params: preset.params },
-      players: { [MARKET_SELLER]: preset.make(spec) as never },
+      players: { [role]: preset.make(spec) as never },
     };
   }
   if (kind === "openai" && name.length > 0)
-    return resolveLlmAgent(
-      spec,
-      name,
-      MARKET_SELLER,
-      SellerActionSchema,
-      llm ?? { settings: {} },
-      MARKET_ANSWER,
-    );
+    return resolveLlmAgent(spec, name, role, SellerActionSchema, llm ?? { settings: {} }, MARKET_ANSWER);
   throw new UserError(
     `unknown seller "${spec}" for market runs`,
     `valid sellers: ${sellerAgentNames().join(", ")}`,
@@ -125,8 +121,12 @@ export function planMarket(options: CommonRunOptions, llm: LlmContext): MarketRu
   // Impossible markets (a pool too small) are refused here, before anything is written.
   buildBaseMarkets(design, pool);
   const buyer = resolveShopAgent(oneSpec("buyer", o.buyer ?? DEFAULT_MARKET_BUYER), llm);
-  const adopter = resolveSellerAgent(oneSpec("seller", o.seller ?? DEFAULT_MARKET_SELLER), llm);
-  const staticSeller = resolveSellerAgent(STATIC_SELLER, llm);
+  const adopter = resolveSellerAgent(
+    oneSpec("seller", o.seller ?? DEFAULT_MARKET_SELLER),
+    MARKET_ADOPTER,
+    llm,
+  );
+  const staticSeller = resolveSellerAgent(STATIC_SELLER, MARKET_STATIC, llm);
   const identity = {
     env: "market",
     design: { ...design, pool: o.pool ? { file: path.basename(o.pool), hash: stableHash(pool) } : "default" },

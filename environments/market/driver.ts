@@ -3,8 +3,9 @@
  * its sellers did in earlier ones, so a market cannot be one plan; each round is instead
  *   1. one shop run of the round's buyer episodes, over every market's current listings
  *      (`<market>-r03-buyers`), then
- *   2. one run of seller turns per seller agent: the static sellers' and the adopters'
- *      (`<market>-r03-static`, `<market>-r03-adopters`), each turn a trial of the market environment.
+ *   2. one run of every market's seller turns (`<market>-r03-sellers`), each turn a trial of the
+ *      market environment; the run's one agent entry fields the adopters' agent (role `adopter`)
+ *      and the static one (role `static`), and each turn's task says whose turn it is.
  * Before each round the driver rebuilds every market's listings from the design and the stored
  * seller turns of the rounds before, so a killed market resumes mid-round by running the same
  * command: finished runs are read, the unfinished one resumes (leases, batches and all), and every
@@ -20,7 +21,7 @@ import { planRun, type RunPlan } from "../runner/plan.ts";
 import { shopEnvironment } from "../shop/environment.ts";
 import type { ShopOutcome, ShopTask } from "../shop/types.ts";
 import type { Store } from "../store/index.ts";
-import { ensureMarket, linkMarketRun, type MarketRunPart } from "../store/markets.ts";
+import { ensureMarket, linkMarketRuns, type MarketRunPart } from "../store/markets.ts";
 import {
   buildBaseMarkets,
   buyerTasks,
@@ -39,7 +40,7 @@ import {
   roundOutcome,
   sellerTasks,
 } from "./rounds.ts";
-import type { SellerOutcome, SellerTask } from "./types.ts";
+import { MARKET_ADOPTER, MARKET_STATIC, type SellerOutcome, type SellerTask } from "./types.ts";
 
 /** Everything that defines a market run, validated and resolved (the CLI's `market-plan.ts` builds it). */
 export interface MarketRunPlan {
@@ -49,10 +50,25 @@ export interface MarketRunPlan {
   /** What makes two invocations the same market run (stored with it). */
   config: Record<string, unknown>;
   buyer: AgentEntry;
-  /** The optimizing seller, played by each market's adopters. */
+  /** The optimizing seller, played by each market's adopters (its player for role `adopter`). */
   adopter: AgentEntry;
-  /** The seller every other seller plays (`sim:static`). */
+  /** The seller every other seller plays (`sim:static`; its player for role `static`). */
   static: AgentEntry;
+}
+
+/**
+ * The entry of a round's seller run: the adopters' agent and the static one, each in its role (the
+ * label names both; each turn's record names its own player).
+ */
+export function sellersEntry(plan: Pick<MarketRunPlan, "adopter" | "static">): AgentEntry {
+  const adopter = plan.adopter.players[MARKET_ADOPTER];
+  const still = plan.static.players[MARKET_STATIC];
+  if (!adopter || !still) throw new Error("the market's sellers must play the adopter and static roles");
+  return {
+    label: `${plan.adopter.label} + ${plan.static.label}`,
+    identity: { adopter: plan.adopter.identity, static: plan.static.identity },
+    players: { [MARKET_ADOPTER]: adopter, [MARKET_STATIC]: still },
+  };
 }
 
 /** Trials of a whole market run: buyer episodes and seller turns over every round and market. */
@@ -108,24 +124,35 @@ function initialStates(plan: MarketRunPlan): { instances: MarketInstance[]; stat
   return { instances, states: instances.map(initialMarketState) };
 }
 
+/**
+ * A round's part as an ordinary run. What the round was built from — every market's listings, and
+ * for seller turns the round's outcomes — is part of the run's identity (as a hash): a round rebuilt
+ * differently (another bazaar, a store that lost a seller turn) is refused as another
+ * configuration, never mixed with what is stored. (Hashing that, not the tasks it makes, keeps the
+ * identity cheap: the tasks follow from it and the design.)
+ */
 function subPlan(
   env: AnyEnvironment,
   runId: string,
   tasks: readonly { taskId: string }[],
   agent: AgentEntry,
   identity: Record<string, unknown>,
+  builtFrom: unknown,
 ): RunPlan {
-  // The tasks' hash is part of the run's identity: a round rebuilt differently (another bazaar, a
-  // store that lost a seller turn) is refused as another configuration, never mixed with the stored.
   const plan = planRun({
     env,
     settings: {},
     tasks,
     agents: [agent],
     replicates: 1,
-    design: { ...identity, tasks: stableHash(tasks, 16) },
+    design: { ...identity, builtFrom: stableHash(builtFrom, 16) },
   });
   return { ...plan, runId };
+}
+
+/** What a round's buyer episodes are built from: each market's listings as they stand. */
+function listingsNow(states: readonly MarketState[]): unknown {
+  return states.map((s) => s.listings.map((l) => [l.id, l.price, l.description.text]));
 }
 
 /** The instance a task belongs to, by its id's prefix (`k1-m2-r03-…`). */
@@ -134,12 +161,30 @@ function instanceOf(taskId: string): string {
   return `${parts[0]}-${parts[1]}`;
 }
 
+/**
+ * The stored outcomes of a run, with the plan's own tasks (in memory: the store's copies of them
+ * need not be parsed again), in seq order.
+ */
+function* storedOutcomes<Task, Outcome>(
+  store: Store,
+  plan: RunPlan,
+): Generator<{ task: Task; outcome: Outcome }> {
+  let after = -1;
+  for (;;) {
+    const { rows } = store.trialPage(plan.runId, { afterSeq: after, limit: 512 });
+    for (const row of rows) {
+      const task = plan.tasks[row.taskIndex] as Task;
+      yield { task, outcome: (JSON.parse(row.result) as { outcome: Outcome }).outcome };
+    }
+    if (rows.length < 512) return;
+    after = rows[rows.length - 1]!.seq;
+  }
+}
+
 /** Each market's round outcome from the stored buyer episodes of the round. */
-function readRound(store: Store, runId: string, states: readonly MarketState[]): RoundOutcome[] {
+function readRound(store: Store, buyers: RunPlan, states: readonly MarketState[]): RoundOutcome[] {
   const byInstance = new Map<string, BuyerEpisodeLike[]>(states.map((s) => [s.instance.key, []]));
-  for (const row of store.trialRows(runId)) {
-    const task = row.task as ShopTask;
-    const outcome = (row.result as { outcome: ShopOutcome }).outcome;
+  for (const { task, outcome } of storedOutcomes<ShopTask, ShopOutcome>(store, buyers)) {
     const booked =
       outcome.bookedId === null ? undefined : task.listings.find((l) => l.id === outcome.bookedId);
     const viewed = new Set(outcome.shown.filter((s) => s.viewed).map((s) => s.id));
@@ -159,19 +204,16 @@ function readRound(store: Store, runId: string, states: readonly MarketState[]):
   );
 }
 
-/** Each market's seller turns of a round, by seller, from the stored runs of its parts. */
-function readTurns(store: Store, runIds: readonly string[]): Map<string, Map<number, SellerOutcome>> {
+/** Each market's seller turns of a round, by seller, from the round's stored seller run. */
+function readTurns(store: Store, sellers: RunPlan): Map<string, Map<number, SellerOutcome>> {
   const out = new Map<string, Map<number, SellerOutcome>>();
-  for (const runId of runIds) {
-    for (const row of store.trialRows(runId)) {
-      const task = row.task as SellerTask;
-      let m = out.get(task.instance);
-      if (!m) {
-        m = new Map();
-        out.set(task.instance, m);
-      }
-      m.set(task.seller, (row.result as { outcome: SellerOutcome }).outcome);
+  for (const { task, outcome } of storedOutcomes<SellerTask, SellerOutcome>(store, sellers)) {
+    let m = out.get(task.instance);
+    if (!m) {
+      m = new Map();
+      out.set(task.instance, m);
     }
+    m.set(task.seller, outcome);
   }
   return out;
 }
@@ -200,8 +242,7 @@ export async function runMarket(
   const finish = (extra: Partial<MarketRunResult>): MarketRunResult => {
     let stored = 0;
     for (let r = 1; r <= d.rounds; r++)
-      for (const part of ["buyers", "static", "adopters"] as const)
-        stored += store.getRun(roundRunId(plan.marketId, r, part))?.done ?? 0;
+      for (const part of roundParts) stored += store.getRun(roundRunId(plan.marketId, r, part))?.done ?? 0;
     return {
       marketId: plan.marketId,
       rounds: d.rounds,
@@ -225,7 +266,6 @@ export async function runMarket(
     part: MarketRunPart,
     sub: RunPlan,
   ): Promise<Partial<MarketRunResult> | null> => {
-    linkMarketRun(store, plan.marketId, { runId: sub.runId, round, part });
     const before = store.getRun(sub.runId);
     const storedBefore = before?.done ?? 0;
     const event: MarketPartEvent = { round, part, runId: sub.runId, plan: sub, storedBefore, result: null };
@@ -250,6 +290,16 @@ export async function runMarket(
     };
   };
 
+  const roundParts: readonly MarketRunPart[] = ["buyers", "sellers"];
+  const sellers = sellersEntry(plan);
+  // Every round's runs linked at once (their ids follow from the market's): one transaction.
+  linkMarketRuns(
+    store,
+    plan.marketId,
+    Array.from({ length: d.rounds }, (_, i) =>
+      roundParts.map((part) => ({ runId: roundRunId(plan.marketId, i + 1, part), round: i + 1, part })),
+    ).flat(),
+  );
   for (let round = 1; round <= d.rounds; round++) {
     if (opts.signal?.aborted) return finish({ interrupted: true });
     const buyers = subPlan(
@@ -258,27 +308,24 @@ export async function runMarket(
       instances.flatMap((inst, i) => buyerTasks(d, inst, round, states[i]!.listings)),
       plan.buyer,
       { market: plan.marketId, round, part: "buyers" },
+      listingsNow(states),
     );
     const stopBuyers = await runPart(round, "buyers", buyers);
     if (stopBuyers) return finish(stopBuyers);
-    const outcomes = readRound(store, buyers.runId, states);
-    const turns = states.flatMap((s, i) => sellerTasks(d, plan.marketId, s, round, outcomes[i]!));
-    const parts: string[] = [];
-    for (const part of ["static", "adopters"] as const) {
-      const tasks = turns.filter((t) => t.adopter === (part === "adopters"));
-      if (tasks.length === 0) continue;
-      const sub = subPlan(
-        marketEnvironment,
-        roundRunId(plan.marketId, round, part),
-        tasks,
-        part === "adopters" ? plan.adopter : plan.static,
-        { market: plan.marketId, round, part },
-      );
-      const stop = await runPart(round, part, sub);
-      if (stop) return finish(stop);
-      parts.push(sub.runId);
-    }
-    const byInstance = readTurns(store, parts);
+    const outcomes = readRound(store, buyers, states);
+    const agents = { adopter: plan.adopter.label, static: plan.static.label };
+    const turns = subPlan(
+      marketEnvironment,
+      roundRunId(plan.marketId, round, "sellers"),
+      states.flatMap((s, i) => sellerTasks(d, plan.marketId, s, round, outcomes[i]!, agents)),
+      sellers,
+      { market: plan.marketId, round, part: "sellers" },
+      // The listings, and the round's outcomes each seller's report is made of.
+      [listingsNow(states), outcomes],
+    );
+    const stopSellers = await runPart(round, "sellers", turns);
+    if (stopSellers) return finish(stopSellers);
+    const byInstance = readTurns(store, turns);
     states = states.map((s, i) =>
       afterTurns(s, round, outcomes[i]!, byInstance.get(s.instance.key) ?? new Map()),
     );

@@ -4,7 +4,7 @@ import { formatUsd } from "../kernel/money.ts";
 import { SellerActionSchema } from "./actions.ts";
 import { sellerMachine } from "./machine.ts";
 import { sellerTurnRecord } from "./record.ts";
-import { MARKET_SELLER, type SellerOutcome, type SellerTask } from "./types.ts";
+import { SELLER_ROLES, type SellerOutcome, type SellerTask } from "./types.ts";
 
 /** Everything a turn needs is in its task: no run-wide settings. */
 export type MarketSettings = Record<string, never>;
@@ -19,7 +19,7 @@ export const marketEnvironment: EnvironmentDef<SellerTask, SellerOutcome, Market
   name: "market",
   machine: sellerMachine,
   actionSchema: SellerActionSchema,
-  roles: [MARKET_SELLER],
+  roles: SELLER_ROLES,
   input: (task) => ({ task }),
   surface: {
     outcomeText: (o) =>

@@ -10,7 +10,8 @@ import {
   type TurnState,
 } from "./rules.ts";
 import {
-  MARKET_SELLER,
+  MARKET_ADOPTER,
+  MARKET_STATIC,
   type SellerMessage,
   type SellerOutcome,
   type SellerTask,
@@ -76,7 +77,7 @@ function turnOf(task: SellerTask, state: TurnState): Turn<SellerView> {
   );
   let rendered: Message[] | undefined;
   return {
-    role: MARKET_SELLER,
+    role: task.adopter ? MARKET_ADOPTER : MARKET_STATIC,
     observation: {
       view,
       // Rendered when read: simulated sellers read the view.

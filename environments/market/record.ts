@@ -87,7 +87,8 @@ export function sellerTurnRecord(args: {
     trialKey: args.trialKey,
     seq: args.seq,
     env: "market",
-    agent: args.agent,
+    // Who played this seller: the run's seller entry fields the adopters' agent and the static one.
+    agent: task.agent,
     taskId: task.taskId,
     replicate: args.replicate,
     market: task.market,

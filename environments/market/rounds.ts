@@ -110,6 +110,7 @@ export function sellerTasks(
   state: MarketState,
   round: number,
   outcome: RoundOutcome,
+  agents: { adopter: string; static: string },
 ): SellerTask[] {
   const { instance } = state;
   return instance.base.sellers.map((s, i) => {
@@ -127,6 +128,7 @@ export function sellerTasks(
       rounds: d.rounds,
       seller: s.seller,
       adopter: instance.adopters.includes(s.seller),
+      agent: instance.adopters.includes(s.seller) ? agents.adopter : agents.static,
       listing: state.listings[i]!,
       cost: s.cost,
       cap: s.cap,

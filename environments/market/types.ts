@@ -6,8 +6,16 @@
  */
 import type { Description, Listing } from "../shop/types.ts";
 
-/** The one acting role of a seller turn. */
-export const MARKET_SELLER = "seller";
+/**
+ * The roles of a seller turn: a market's adopters play the optimizing seller, the rest the static
+ * one. Both are sellers with the same tools and rules; the role says which agent of the run's seller
+ * entry takes the turn (one entry fields both, as a bargaining entry fields buyer and seller), so a
+ * round's seller turns are one run.
+ */
+export const MARKET_ADOPTER = "adopter";
+export const MARKET_STATIC = "static";
+export const SELLER_ROLES = [MARKET_ADOPTER, MARKET_STATIC] as const;
+export type SellerRole = (typeof SELLER_ROLES)[number];
 
 /** The most characters a description may have (the shop's DescriptionSchema says the same). */
 export const DESCRIPTION_LIMIT = 600;
@@ -96,8 +104,10 @@ export interface SellerTask {
   rounds: number;
   /** 1-based seller number within its market. */
   seller: number;
-  /** Whether the seller runs the optimizing agent (the rest are static). */
+  /** Whether the seller runs the optimizing agent (the rest are static): its turn's role. */
   adopter: boolean;
+  /** The agent that plays it (the label of the run's adopter or static seller), for the record. */
+  agent: string;
   /** Its listing as the round's buyers saw it. */
   listing: MarketListing;
   /** Its cost per night, dollars: the lowest price it may set. */

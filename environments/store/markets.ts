@@ -25,8 +25,8 @@ CREATE TABLE IF NOT EXISTS market_runs (
 ) WITHOUT ROWID;
 `;
 
-/** What a round's run is to its market: its buyer episodes, or the turns of one group of sellers. */
-export type MarketRunPart = "buyers" | "static" | "adopters";
+/** What a round's run is to its market: its buyer episodes, or its sellers' turns. */
+export type MarketRunPart = "buyers" | "sellers";
 
 export interface MarketRunLink {
   runId: string;
@@ -53,7 +53,7 @@ function marketsDb(store: Store): SqlDb | null {
   });
 }
 
-const PART_ORDER = "CASE part WHEN 'buyers' THEN 0 WHEN 'static' THEN 1 ELSE 2 END";
+const PART_ORDER = "CASE part WHEN 'buyers' THEN 0 ELSE 1 END";
 
 /**
  * Registers a market run, or checks that an existing one with this id has the same identity (the
@@ -83,17 +83,14 @@ export function ensureMarket(store: Store, market: { id: string; config: unknown
   return { created };
 }
 
-/** Links a round's run to its market (again is a no-op). */
-export function linkMarketRun(store: Store, marketId: string, link: MarketRunLink): void {
+/** Links rounds' runs to their market, in one transaction (a link made before stays as it was). */
+export function linkMarketRuns(store: Store, marketId: string, links: readonly MarketRunLink[]): void {
   const db = marketsDb(store);
   if (!db) throw new Error("markets need a writable store");
   db.tx(() => {
-    db.run(
+    db.runMany(
       "INSERT INTO market_runs (market_id, run_id, round, part) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-      marketId,
-      link.runId,
-      link.round,
-      link.part,
+      links.map((l) => [marketId, l.runId, l.round, l.part]),
     );
     db.run("UPDATE markets SET updated_at = ? WHERE id = ?", new Date().toISOString(), marketId);
   });

@@ -6,11 +6,22 @@
  * malformed call is refused, counted and not fatal (the seller tries again and its turn counts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MarketAnalysis } from "../../analysis/market/index.ts";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
+import type { MarketAnalysis } from "../../analysis/market/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 
-const SMALL = ["--sellers", "4", "--rounds", "3", "--buyers-per-round", "12", "--adopters", "2", "--seed", "5"];
+const SMALL = [
+  "--sellers",
+  "4",
+  "--rounds",
+  "3",
+  "--buyers-per-round",
+  "12",
+  "--adopters",
+  "2",
+  "--seed",
+  "5",
+];
 
 async function ok(args: string[]): Promise<string> {
   const r = await runInProcess(args);
@@ -22,7 +33,18 @@ async function ok(args: string[]): Promise<string> {
 async function market(seller: string, extra: string[] = []): Promise<MarketAnalysis & { market: string }> {
   const store = `${tempDir()}/m.db`;
   const run = JSON.parse(
-    await ok(["run", "market", ...SMALL, "--seller", seller, "--store", store, "--no-cache", "--json", ...extra]),
+    await ok([
+      "run",
+      "market",
+      ...SMALL,
+      "--seller",
+      seller,
+      "--store",
+      store,
+      "--no-cache",
+      "--json",
+      ...extra,
+    ]),
   ) as { marketId: string; stored: number; total: number; nonResponsesNow: number };
   expect(run.stored).toBe(run.total);
   expect(run.nonResponsesNow).toBe(0);
@@ -48,11 +70,20 @@ describe("market sellers through ChatOpenAI against serve-sim", () => {
 
   it("tools mode: the cue-bandit over HTTP stores the native cue-bandit's market, descriptions moving", async () => {
     const native = await market("sim:cue-bandit");
-    const remote = await market("openai:sim-market-cue-bandit", ["--base-url", server.url, "--answer-mode", "tools"]);
+    const remote = await market("openai:sim-market-cue-bandit", [
+      "--base-url",
+      server.url,
+      "--answer-mode",
+      "tools",
+    ]);
     expect(listings(remote)).toEqual(listings(native));
     expect(remote.descriptions.length).toBe(2 * 3);
     expect(new Set(remote.descriptions.map((d) => d.arm)).size).toBeGreaterThan(2);
-    expect(remote.sellerTurns.byAgent["openai:sim-market-cue-bandit"]).toMatchObject({ turns: 6, changed: 6, invalidCalls: 0 });
+    expect(remote.sellerTurns.byAgent["openai:sim-market-cue-bandit"]).toMatchObject({
+      turns: 6,
+      changed: 6,
+      invalidCalls: 0,
+    });
   });
 
   it("a malformed call is refused and counted, not fatal: the seller tries again and its price moves", async () => {
@@ -62,7 +93,9 @@ describe("market sellers through ChatOpenAI against serve-sim", () => {
     expect(turns).toMatchObject({ turns: 6, invalidCalls: 6, invalidTurns: 0 });
     expect(turns.changed).toBeGreaterThan(0);
     const adopters = a.markets[0]!.sellers.filter((s) => s.adopter).map((s) => s.seller);
-    const prices = a.markets[0]!.rounds.map((r) => r.sellers.filter((s) => adopters.includes(s.seller)).map((s) => s.price));
+    const prices = a.markets[0]!.rounds.map((r) =>
+      r.sellers.filter((s) => adopters.includes(s.seller)).map((s) => s.price),
+    );
     expect(prices[2]).not.toEqual(prices[0]);
   });
 

@@ -126,9 +126,9 @@ describe("kill a market mid-round and resume it", () => {
     await killWhen((c) => part(c, "-r02-buyers") >= 10);
     const first = counts(db);
     expect(part(first, "-r02-buyers")).toBeLessThan(60 * 1);
-    expect(part(first, "-r02-adopters")).toBe(0);
+    expect(part(first, "-r02-sellers")).toBe(0);
     // Between round 2's buyers and its adopters' turns (or while they are being stored).
-    await killWhen((c) => part(c, "-r02-buyers") === 60 && part(c, "-r02-adopters") < 3);
+    await killWhen((c) => part(c, "-r02-buyers") === 60 && part(c, "-r02-sellers") < 5);
     expect(part(counts(db), "-r03-buyers")).toBe(0);
 
     const resumed = await runCli([...args, "--json"], { cwd: killedDir });

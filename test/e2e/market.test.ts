@@ -47,7 +47,8 @@ describe("bazaar run market", () => {
       runs: unknown[];
     };
     expect(json).toMatchObject({ ranNow: 0, stored: 300, total: 300 });
-    expect(json.runs).toHaveLength(9);
+    // Per round its buyers' run and its sellers' run.
+    expect(json.runs).toHaveLength(6);
 
     const store = path.join(cwd, "bazaar.db");
     const runs = await runInProcess(["runs", "--store", store]);
@@ -74,7 +75,7 @@ describe("bazaar run market", () => {
     expect(prices("k0-m1")[2]).toEqual(prices("k0-m1")[0]);
     expect(prices("k2-m1")[2]).not.toEqual(prices("k2-m1")[0]);
     // A round's seller run analyses as its market.
-    expect((await runInProcess(["analyze", `${id}-r02-adopters`, "--store", store])).out).toContain(
+    expect((await runInProcess(["analyze", `${id}-r02-sellers`, "--store", store])).out).toContain(
       `market ${id}:`,
     );
 

@@ -58,5 +58,8 @@ export function sellerTaskFixtures(rounds = 3, sellers = 8): SellerTask[] {
     );
     state = afterTurns(state, r, outcome, turns);
   }
-  return sellerTasks(d, "market-test", state, rounds, fakeOutcome(sellers, `round-${rounds}`));
+  return sellerTasks(d, "market-test", state, rounds, fakeOutcome(sellers, `round-${rounds}`), {
+    adopter: "sim:cue-bandit",
+    static: "sim:static",
+  });
 }

@@ -16,11 +16,11 @@ import type { ShopOutcome } from "../../../environments/shop/types.ts";
 import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
-function seller(name: keyof typeof SELLER_PRESETS): AgentEntry {
+function seller(name: keyof typeof SELLER_PRESETS, role: "adopter" | "static" = "adopter"): AgentEntry {
   return {
     label: `sim:${name}`,
     identity: { preset: name },
-    players: { seller: SELLER_PRESETS[name].make(`sim:${name}`) as never },
+    players: { [role]: SELLER_PRESETS[name].make(`sim:${name}`) as never },
   };
 }
 
@@ -53,18 +53,16 @@ async function market(id: string, design: MarketDesignInput, buyer: AgentEntry, 
       config: { id },
       buyer,
       adopter,
-      static: seller("static"),
+      static: seller("static", "static"),
     },
     store,
     { concurrency: 8 },
   );
   const turns = (round: number) =>
-    (["static", "adopters"] as const).flatMap((part) =>
-      [...store.trialRows(roundRunId(id, round, part))].map((r) => ({
-        task: r.task as SellerTask,
-        outcome: (r.result as { outcome: SellerOutcome }).outcome,
-      })),
-    );
+    [...store.trialRows(roundRunId(id, round, "sellers"))].map((r) => ({
+      task: r.task as SellerTask,
+      outcome: (r.result as { outcome: SellerOutcome }).outcome,
+    }));
   const buyers = (round: number) =>
     [...store.trialRows(roundRunId(id, round, "buyers"))].map(
       (r) => (r.result as { outcome: ShopOutcome }).outcome,

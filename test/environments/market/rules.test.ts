@@ -12,7 +12,8 @@ import type { Agent } from "../../../environments/kernel/types.ts";
 import { marketEnvironment } from "../../../environments/market/environment.ts";
 import { NO_CALL_RESULT } from "../../../environments/market/rules.ts";
 import {
-  MARKET_SELLER,
+  MARKET_ADOPTER,
+  MARKET_STATIC,
   type SellerOutcome,
   type SellerTask,
   type SellerView,
@@ -43,7 +44,7 @@ async function turn(
   const r = await runEpisode<SellerOutcome>(
     marketEnvironment.machine,
     marketEnvironment.input(t, {}),
-    { [MARKET_SELLER]: agent as Agent<unknown, unknown> },
+    { [t.adopter ? MARKET_ADOPTER : MARKET_STATIC]: agent as Agent<unknown, unknown> },
     { rng: createRng("t"), trialKey: "t", replicate: 0 },
   );
   return { outcome: r.output, seen: agent.seen };
@@ -132,7 +133,7 @@ describe("the seller machine refuses what the rules forbid", () => {
     const r = await runEpisode<SellerOutcome>(
       marketEnvironment.machine,
       { task },
-      { [MARKET_SELLER]: failing },
+      { [MARKET_ADOPTER]: failing, [MARKET_STATIC]: failing },
       { rng: createRng("t"), trialKey: "t", replicate: 0 },
     );
     expect(r.output.endReason).toBe("agent-error");
