@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, runInProcess, tempDir } from "../helpers/cli.ts";
+import { REPO_ROOT, runCli, runInProcess, tempDir } from "../helpers/cli.ts";
 
 const SMALL = [
   "--sellers",
@@ -111,6 +111,41 @@ describe("bazaar run market", () => {
     // Every seller named in full in the legend, none cut.
     expect(svg).not.toContain("…");
     expect(readFileSync(path.join(out, "market-report.md"), "utf8")).toContain("Seller turns by agent");
+  });
+
+  it("a seller from outside (module:) plays the adopters' turns with the same tools and rules", async () => {
+    const cwd = tempDir();
+    const store = path.join(cwd, "m.db");
+    const agent = `module:${path.join(REPO_ROOT, "test/fixtures/market/cost-pricer.mjs")}`;
+    const run = await runInProcess([
+      "run",
+      "market",
+      ...SMALL,
+      "--seller",
+      agent,
+      "--store",
+      store,
+      "--json",
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const { marketId } = JSON.parse(run.out) as { marketId: string };
+    const a = JSON.parse((await runInProcess(["analyze", marketId, "--store", store, "--json"])).out) as {
+      markets: {
+        key: string;
+        sellers: { seller: number; adopter: boolean; cost: number }[];
+        rounds: { sellers: { seller: number; price: number }[] }[];
+      }[];
+      descriptions: { agent: string; text: string }[];
+      sellerTurns: { byAgent: Record<string, { turns: number; changed: number; invalidCalls: number }> };
+    };
+    // 3 rounds × 2 markets × 2 adopters: priced at cost from round 2 on, their descriptions rewritten once.
+    expect(a.sellerTurns.byAgent[agent]).toMatchObject({ turns: 12, invalidCalls: 0 });
+    for (const m of a.markets.filter((x) => x.key.startsWith("k2-"))) {
+      for (const s of m.sellers.filter((x) => x.adopter))
+        expect(m.rounds[1]!.sellers.find((x) => x.seller === s.seller)!.price).toBe(s.cost);
+    }
+    expect(a.descriptions.filter((d) => d.agent === agent)).toHaveLength(4);
+    expect(a.descriptions.every((d) => d.text.startsWith("Our lowest rate."))).toBe(true);
   });
 
   it("refuses what it cannot run, before writing anything", async () => {
