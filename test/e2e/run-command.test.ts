@@ -75,7 +75,7 @@ describe("one subcommand per environment", () => {
     [
       "a bargaining option in cue",
       ["cue", "--buyer", "og-narrator"],
-      /--buyer is an option of `run bargain`, not of `run cue`/,
+      /--buyer is an option of `run bargain` and `run market`, not of `run cue`/,
     ],
     [
       "an option two others share",
