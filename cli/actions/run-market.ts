@@ -1,9 +1,11 @@
 import { z } from "zod";
+import type { BatchCounts, BatchHost } from "../../agents/llm/batch/index.ts";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
 import { type MarketPartEvent, type MarketRunResult, runMarket } from "../../environments/market/driver.ts";
+import type { RunPlan } from "../../environments/runner/plan.ts";
 import { Store } from "../../environments/store/index.ts";
 import { getMarket } from "../../environments/store/markets.ts";
 import { analyzeMarketRuns, marketHeadline } from "../analyzers/market.ts";
@@ -29,6 +31,7 @@ interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
   json?: boolean;
   watch?: boolean;
   batch?: boolean;
+  batchSize: string;
   leaseMs?: string;
 }
 
@@ -41,16 +44,17 @@ function refuseUnsupported(o: RunOptions): void {
       "--limit does not apply to market runs (a round needs all its buyer episodes before the sellers act)",
       "for a quick try use fewer rounds, sellers or buyers: --rounds 2 --buyers-per-round 20",
     );
-  if (o.batch)
-    throw new UserError(
-      "--batch is not supported for market runs yet",
-      "run the market live; its rounds' shop runs can be batched one by one with bazaar run shop",
-    );
   if (o.retryErrors)
     throw new UserError(
       "--retry-errors does not apply to market runs (a later round was built on what those trials stored)",
       "failed trials (timeouts, 5xx) are always run again by the same command",
     );
+}
+
+function sumCounts(all: readonly BatchCounts[]): BatchCounts {
+  const out: BatchCounts = { submitted: 0, requests: 0, resumed: 0, answered: 0, failed: 0 };
+  for (const c of all) for (const k of Object.keys(out) as (keyof BatchCounts)[]) out[k] += c[k];
+  return out;
 }
 
 /** One line for a round's parts: what ran this time, and what was stored before. */
@@ -105,6 +109,11 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
       throw err;
     }
   }
+  // --batch: each round's runs through the provider's batch API (a batch host per run).
+  const batching = o.batch ? await import("./run-batch.ts") : null;
+  const batchSize = batching?.batchSizeOf(o) ?? null;
+  if (batching && o.preflight)
+    await batching.checkBatchApi({ agents: [plan.buyer, plan.adopter, plan.static] } as unknown as RunPlan);
   const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
   const workers =
     o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
@@ -123,9 +132,17 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
     roundParts = [];
   };
   let result: MarketRunResult;
+  const batches: BatchHost[] = [];
   try {
     result = await runMarket(plan, store, {
-      concurrency,
+      concurrency: batchSize ?? concurrency,
+      hostAgentsFor: batching
+        ? (runId) => {
+            const host = batching.startBatchRun(store, runId, cache, (line) => out.error(line));
+            batches.push(host);
+            return host.hostAgents;
+          }
+        : undefined,
       signal: controller.signal,
       hostAgents: llmWorkerHost(workers),
       leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
@@ -161,10 +178,12 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
       },
       { command: `bazaar runs${where}`, gives: "the market and its rounds' runs" },
     ];
+    const counts = batches.length > 0 ? sumCounts(batches.map((b) => b.counts())) : null;
     if (o.json) {
       printJson(out, {
         ...result,
         retries,
+        ...(counts ? { batch: counts } : {}),
         store: shownStore(o.store),
         runs: market.runs,
         ...(ending ? { headline: ending.json, next } : {}),
@@ -178,6 +197,10 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
       );
       out.log(`store: ${shownStore(o.store)}`);
       if (retries > 0) out.log(`model retries this time: ${retries}`);
+      if (counts)
+        out.log(
+          `batches this time: ${n(counts.submitted)} submitted (${n(counts.requests)} requests), ${n(counts.resumed)} sent earlier and waited on; ${n(counts.answered)} lines answered, ${n(counts.failed)} failed or not run`,
+        );
       if (ending) {
         out.log("");
         if (result.roundsDone < result.rounds)

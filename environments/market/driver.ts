@@ -15,7 +15,7 @@
 import type { Hotel } from "../../datasets/hotels/schema.ts";
 import type { AnyEnvironment } from "../kernel/environment.ts";
 import { stableHash } from "../kernel/hash.ts";
-import type { AgentEntry } from "../kernel/types.ts";
+import type { AgentEntry, HostAgents } from "../kernel/types.ts";
 import { type ExecuteOptions, executeRun, type RunResult } from "../runner/execute.ts";
 import { planRun, type RunPlan } from "../runner/plan.ts";
 import { shopEnvironment } from "../shop/environment.ts";
@@ -96,6 +96,8 @@ export interface MarketPartEvent {
 export interface MarketRunOptions extends Omit<ExecuteOptions, "limit" | "admit"> {
   /** Told before a part runs (`result` null) and after (with its result, or null when it was skipped). */
   onPart?(e: MarketPartEvent, phase: "start" | "end"): void;
+  /** Where a part's agents take their turns, by its run (a batch host is one run's: `--batch`). */
+  hostAgentsFor?(runId: string): HostAgents | undefined;
 }
 
 export interface MarketRunResult {
@@ -276,8 +278,9 @@ export async function runMarket(
       return null;
     }
     opts.onPart?.(event, "start");
-    const { onPart: _, ...execute } = opts;
-    const result = await executeRun(sub, store, execute);
+    const { onPart: _, hostAgentsFor, ...execute } = opts;
+    const host = hostAgentsFor?.(sub.runId);
+    const result = await executeRun(sub, store, host ? { ...execute, hostAgents: host } : execute);
     ranNow += result.ranNow;
     nonResponsesNow += result.nonResponsesNow;
     failedNow += result.failedNow;

@@ -99,6 +99,13 @@ describe("market sellers through ChatOpenAI against serve-sim", () => {
     expect(prices[2]).not.toEqual(prices[0]);
   });
 
+  it("--batch: the sellers' turns through the provider's batch API, the same market as live", async () => {
+    const live = await market("openai:sim-market-cue-bandit", ["--base-url", server.url]);
+    const batched = await market("openai:sim-market-cue-bandit", ["--base-url", server.url, "--batch"]);
+    expect(listings(batched)).toEqual(listings(live));
+    expect(batched.descriptions.length).toBe(6);
+  });
+
   it("text mode: Action lines, prices moving", async () => {
     const a = await market("openai:sim-market-undercut", ["--base-url", server.url, "--answer-mode", "text"]);
     const native = await market("sim:undercut");
