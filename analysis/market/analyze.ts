@@ -32,7 +32,7 @@ export type SellerTurnLike = Pick<
   | "stars"
   | "area"
   | "adopter"
-  | "agent"
+  | "player"
   | "cost"
   | "before"
   | "price"
@@ -269,7 +269,7 @@ export class MarketTally {
         name: t.name,
         stars: t.stars,
         area: t.area,
-        agent: t.agent,
+        agent: t.player,
         adopter: t.adopter,
         cost: t.cost,
       });
@@ -293,8 +293,8 @@ export class MarketTally {
         ...(this.turns.get(key) ?? new Map<number, Map<number, SellerTurnLike>>()),
       ].sort((a, b) => a[0] - b[0])) {
         for (const t of [...bySeller.values()].sort((a, b) => a.seller - b.seller)) {
-          const a = byAgent[t.agent] ?? { turns: 0, changed: 0, invalidCalls: 0, invalidTurns: 0 };
-          byAgent[t.agent] = a;
+          const a = byAgent[t.player] ?? { turns: 0, changed: 0, invalidCalls: 0, invalidTurns: 0 };
+          byAgent[t.player] = a;
           const invalid = t.endReason === "invalid" ? 1 : 0;
           const did = t.endReason === "changed" ? 1 : 0;
           turns++;
@@ -311,7 +311,7 @@ export class MarketTally {
               round,
               seller: t.seller,
               name: t.name,
-              agent: t.agent,
+              agent: t.player,
               adopter: t.adopter,
               arm: t.arm,
               claims: t.claims,

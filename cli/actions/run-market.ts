@@ -4,7 +4,12 @@ import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
-import { type MarketPartEvent, type MarketRunResult, runMarket } from "../../environments/market/driver.ts";
+import {
+  type MarketPartEvent,
+  type MarketRunOptions,
+  type MarketRunResult,
+  runMarket,
+} from "../../environments/market/driver.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { Store } from "../../environments/store/index.ts";
 import { getMarket } from "../../environments/store/markets.ts";
@@ -20,6 +25,7 @@ import { ProgressLine } from "../progress.ts";
 import { planMarket } from "../run/market-plan.ts";
 import type { CommonRunOptions } from "../run/types.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
+import { type RunView, startRunView } from "../tui/live/run-view.ts";
 
 /** The shared run options a market reads (`cli/commands/run.ts` defines them). */
 interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
@@ -123,7 +129,10 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
   process.once("SIGINT", onSigint);
   process.once("SIGTERM", onSigint);
   const progress = new ProgressLine();
-  // A line per round (stderr) as its last part ends; the live market view is not built yet.
+  // --watch: each part's run in the live dashboard (buyer episodes, then seller turns, turn by
+  // turn), one after the other; plain progress lines when output is not a terminal.
+  let view: RunView | null = null;
+  // A line per round (stderr) as its last part ends.
   let roundParts: MarketPartEvent[] = [];
   // On a terminal or with --watch; a pipe gets the summary alone, as every run's does.
   const roundLines = o.watch === true || process.stderr.isTTY === true;
@@ -136,19 +145,43 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
   try {
     result = await runMarket(plan, store, {
       concurrency: batchSize ?? concurrency,
-      hostAgentsFor: batching
-        ? (runId) => {
-            const host = batching.startBatchRun(store, runId, cache, (line) => out.error(line));
-            batches.push(host);
-            return host.hostAgents;
-          }
-        : undefined,
+      partOptions: async (e) => {
+        const own: Awaited<ReturnType<NonNullable<MarketRunOptions["partOptions"]>>> = {};
+        if (batching) {
+          const host = batching.startBatchRun(store, e.runId, cache, (line) => {
+            if (!view) out.error(line);
+          });
+          batches.push(host);
+          own.hostAgents = host.hostAgents;
+        }
+        if (o.watch) {
+          const v = await startRunView({
+            plan: e.plan,
+            target: e.plan.total,
+            storedByAgent: new Map(store.usageByAgent(e.runId).map((a) => [a.agent, a.trials])),
+            stdout: process.stdout,
+            stdin: process.stdin,
+            log: (line) => out.error(line),
+            onStop: () => controller.abort(),
+          });
+          view = v;
+          own.onProgress = (p) => v.onProgress(p);
+          own.onTrial = (r) => v.onTrial(r);
+          own.onEpisode = v.episodes;
+        }
+        return own;
+      },
       signal: controller.signal,
       hostAgents: llmWorkerHost(workers),
       leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
       onProgress: (p) => progress.update(p),
-      onPart: (e, phase) => {
+      onPart: async (e, phase) => {
         if (phase !== "end") return;
+        if (view) {
+          const v = view;
+          view = null;
+          await v.finish(e.result, e.failure);
+        }
         progress.end();
         if (roundParts.length > 0 && roundParts[0]!.round !== e.round) flushRound();
         roundParts.push(e);

@@ -15,7 +15,7 @@
 import type { Hotel } from "../../datasets/hotels/schema.ts";
 import type { AnyEnvironment } from "../kernel/environment.ts";
 import { stableHash } from "../kernel/hash.ts";
-import type { AgentEntry, HostAgents } from "../kernel/types.ts";
+import type { AgentEntry } from "../kernel/types.ts";
 import { type ExecuteOptions, executeRun, type RunResult } from "../runner/execute.ts";
 import { planRun, type RunPlan } from "../runner/plan.ts";
 import { shopEnvironment } from "../shop/environment.ts";
@@ -89,15 +89,23 @@ export interface MarketPartEvent {
   plan: RunPlan;
   /** Trials of the part stored before this invocation ran it. */
   storedBefore: number;
-  /** Null when it was complete already and did not run. */
+  /** Null when it was complete already and did not run, or when it threw (`failure`). */
   result: RunResult | null;
+  failure?: unknown;
 }
 
 export interface MarketRunOptions extends Omit<ExecuteOptions, "limit" | "admit"> {
   /** Told before a part runs (`result` null) and after (with its result, or null when it was skipped). */
-  onPart?(e: MarketPartEvent, phase: "start" | "end"): void;
-  /** Where a part's agents take their turns, by its run (a batch host is one run's: `--batch`). */
-  hostAgentsFor?(runId: string): HostAgents | undefined;
+  onPart?(e: MarketPartEvent, phase: "start" | "end"): void | Promise<void>;
+  /**
+   * What a part's run takes besides the market's options: where its agents take their turns (a
+   * batch host is one run's: `--batch`), a live view's callbacks (`--watch`).
+   */
+  partOptions?(
+    e: MarketPartEvent,
+  ):
+    | Partial<Pick<ExecuteOptions, "hostAgents" | "onProgress" | "onTrial" | "onEpisode">>
+    | Promise<Partial<Pick<ExecuteOptions, "hostAgents" | "onProgress" | "onTrial" | "onEpisode">>>;
 }
 
 export interface MarketRunResult {
@@ -274,17 +282,23 @@ export async function runMarket(
     if (before && before.done >= sub.total && before.failed === 0) {
       // Whole already: the identity check alone (a rebuilt round must be the stored one).
       store.ensureRun({ id: sub.runId, env: sub.env.name, config: sub.config, total: sub.total }, sub.tasks);
-      opts.onPart?.(event, "end");
+      await opts.onPart?.(event, "end");
       return null;
     }
-    opts.onPart?.(event, "start");
-    const { onPart: _, hostAgentsFor, ...execute } = opts;
-    const host = hostAgentsFor?.(sub.runId);
-    const result = await executeRun(sub, store, host ? { ...execute, hostAgents: host } : execute);
+    await opts.onPart?.(event, "start");
+    const { onPart: _, partOptions, ...execute } = opts;
+    const own = (await partOptions?.(event)) ?? {};
+    let result: RunResult;
+    try {
+      result = await executeRun(sub, store, { ...execute, ...own });
+    } catch (err) {
+      await opts.onPart?.({ ...event, result: null, failure: err }, "end");
+      throw err;
+    }
     ranNow += result.ranNow;
     nonResponsesNow += result.nonResponsesNow;
     failedNow += result.failedNow;
-    opts.onPart?.({ ...event, result }, "end");
+    await opts.onPart?.({ ...event, result }, "end");
     if (result.stored >= sub.total) return null;
     return {
       interrupted: result.interrupted || opts.signal?.aborted === true,

@@ -21,7 +21,10 @@ export interface SellerTurnRecord {
   trialKey: string;
   seq: number;
   env: "market";
+  /** The run's seller entry (its adopters' agent and the static one: `openai:gpt-4o + sim:static`). */
   agent: string;
+  /** The agent that played this seller: the adopters' or the static one. */
+  player: string;
   taskId: string;
   replicate: number;
   /** The market run. */
@@ -87,8 +90,8 @@ export function sellerTurnRecord(args: {
     trialKey: args.trialKey,
     seq: args.seq,
     env: "market",
-    // Who played this seller: the run's seller entry fields the adopters' agent and the static one.
-    agent: task.agent,
+    agent: args.agent,
+    player: task.agent,
     taskId: task.taskId,
     replicate: args.replicate,
     market: task.market,

@@ -3,6 +3,7 @@ import { type ChoiceEpisodeModel, choiceAdapter } from "./choice.ts";
 import { type CueEpisodeModel, cueAdapter } from "./cue.ts";
 import { type ElicitEpisodeModel, elicitAdapter } from "./elicit.ts";
 import { type GenericEpisodeModel, genericAdapter, genericModel } from "./generic.ts";
+import { marketAdapter } from "./market.ts";
 import { type ShopEpisodeModel, shopAdapter } from "./shop.ts";
 import type { EnvAdapter, EpisodeBase, EpisodeSummary, TrialRecord } from "./types.ts";
 
@@ -24,6 +25,7 @@ export const ADAPTERS: Readonly<Record<string, AnyAdapter>> = {
   cue: cueAdapter,
   elicit: elicitAdapter,
   shop: shopAdapter,
+  market: marketAdapter,
 };
 
 export function adapterFor(env: string): AnyAdapter {
