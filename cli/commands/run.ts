@@ -57,7 +57,8 @@ export function strayOption(
   const name = flag.replace(/=.*$/, "");
   const others = [...owners].filter(([other, flags]) => other !== env && flags.includes(name));
   if (others.length > 0) {
-    const where = others.map(([other]) => `\`run ${other}\``).join(" and ");
+    const names = others.map(([other]) => `\`run ${other}\``);
+    const where = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
     return new UserError(
       `${name} is an option of ${where}, not of \`run ${env}\``,
       `see bazaar run ${env} --help`,

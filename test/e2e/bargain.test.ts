@@ -148,7 +148,7 @@ describe("bad bargaining input gets a one-line error, exit code 2, and no store"
     [
       "a choice option",
       ["--pool", "x.json"],
-      /--pool is an option of `run choice` and `run shop`, not of `run bargain`/,
+      /--pool is an option of `run choice`, `run shop` and `run market`, not of `run bargain`/,
     ],
     [
       "missing catalog",

@@ -1,0 +1,131 @@
+/** Starting `bazaar serve`, playing it through MCP, and the same policy natively: for the serve tests. */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Command } from "commander";
+import { addSharedOptions } from "../../cli/commands/run.ts";
+import { ENVIRONMENT_CLIS } from "../../cli/run/index.ts";
+import { surfaceOf } from "../../environments/kernel/surface.ts";
+import type { Agent } from "../../environments/kernel/types.ts";
+import { environmentNamed } from "../../environments/registry.ts";
+import { executeRun } from "../../environments/runner/execute.ts";
+import { trialRecords } from "../../environments/runner/records.ts";
+import { Store } from "../../environments/store/index.ts";
+import { Reseeded } from "../fixtures/serve/reseeded.ts";
+import { BIN, type CliResult, REPO_ROOT } from "./cli.ts";
+
+const SIM_CLIENT = path.join(REPO_ROOT, "test/fixtures/serve/sim-client.ts");
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+  done: Promise<CliResult>;
+}
+
+/** Starts `bazaar serve …` and waits (with a deadline) for the line that says where it listens. */
+export async function startServe(args: string[], cwd: string): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, "serve", ...args, "--port", "0"], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr!.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = new Promise<CliResult>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
+    if (url) return { url, child, done };
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`serve did not start:\n${stderr}${stdout}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The simulated policy played through MCP, looping over sessions until the run is complete. */
+export function playThroughMcp(url: string, env: string, role: string, spec: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", SIM_CLIENT, url, env, role, spec], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** The same policy played natively, in process: the run's planner with the policy reseeded as the client seeds it. */
+export async function playNatively(env: string, role: string, args: string[], dir: string) {
+  const envCli = ENVIRONMENT_CLIS.find((e) => e.name === env)!;
+  const cmd = addSharedOptions((await envCli.options())(new Command()).exitOverride());
+  cmd.parse(args, { from: "user" });
+  const o = cmd.opts();
+  const plan = (await envCli.planner())(o, { settings: {} });
+  const surface = surfaceOf(environmentNamed(env), role);
+  const agents = plan.agents.map((a) => ({
+    ...a,
+    players: {
+      ...a.players,
+      [role]: new Reseeded(a.players[role] as Agent<unknown, unknown>, surface),
+    },
+  }));
+  const store = Store.open(path.join(dir, "native.db"), { create: true });
+  try {
+    await executeRun({ ...plan, agents }, store, {
+      limit: Number(o.limit),
+      concurrency: 4,
+      liveTurns: false,
+    });
+    return [...trialRecords(store, plan.runId)];
+  } finally {
+    store.close();
+  }
+}
+
+export async function storedRecords(dir: string, file: string) {
+  const store = Store.open(path.join(dir, file), { create: false });
+  try {
+    const [run] = store.listRuns();
+    return [...trialRecords(store, run!.id)];
+  } finally {
+    store.close();
+  }
+}
+
+/** What an outcome is, without how many agent messages it took (a parallel shopper's one message is several MCP calls). */
+export function outcomes(records: Record<string, unknown>[], fields: string[]): Map<string, unknown> {
+  return new Map(
+    records.map((r) => [
+      `${r.taskId}/${r.replicate}`,
+      Object.fromEntries(
+        fields.map((f) => [f, f === "booked" ? ((r.booked as { id?: string } | null)?.id ?? null) : r[f]]),
+      ),
+    ]),
+  );
+}
+
+/** One MCP client session on the server's endpoint. */
+export async function session(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+export type ToolResult = { content: { text: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
+export const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join("\n");
