@@ -68,7 +68,10 @@ describe("bazaar run cue, then bazaar analyze (as a user runs them)", () => {
       [["--pairs", path.join(cwd, "missing.json")], /missing\.json does not exist/],
       [["--agent", "sim:nope"], /unknown agent "sim:nope" for cue runs/],
       [["--blocks", "main,extra"], /unknown block "extra"/],
-      [["--pool", "x.json"], /--pool is an option of `run choice`, `run shop` and `run market`, not of `run cue`/],
+      [
+        ["--pool", "x.json"],
+        /--pool is an option of `run choice`, `run shop` and `run market`, not of `run cue`/,
+      ],
     ];
     const store = path.join(cwd, "bazaar.db");
     for (const [args, message] of cases) {
