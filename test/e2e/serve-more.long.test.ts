@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.ts";
-import { outcomes, playNatively, playThroughMcp, startServe, storedRecords } from "../helpers/serve.ts";
+import { playBothWays, playThroughMcp, startServe, storedRecords } from "../helpers/serve.ts";
 
 describe("bazaar serve: the same policy through MCP stores the same outcomes as natively (every environment and role)", () => {
   const cases = [
@@ -35,23 +35,13 @@ describe("bazaar serve: the same policy through MCP stores the same outcomes as 
   ];
   for (const c of cases)
     it(`${c.env} (${c.role}: ${c.spec})`, async () => {
-      const dir = tempDir();
-      const roleArgs = c.env === "bargain" ? ["--role", c.role] : [];
-      const served = await startServe(
-        [c.env, "--agent-name", "sim-policy", ...roleArgs, ...c.design, "--store", "served.db"],
-        dir,
-      );
-      const client = await playThroughMcp(served.url, c.env, c.role, c.spec);
-      const result = await served.done;
-      expect(client.stderr).toBe("");
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/trials stored/);
-      const slot = c.env === "bargain" ? `--${c.role}` : "--agent";
-      const native = await playNatively(c.env, c.role, [...c.design, slot, c.spec], dir);
-      const mcp = await storedRecords(dir, "served.db");
-      expect(mcp.length).toBe(native.length);
-      expect(mcp.length).toBeGreaterThan(0);
-      expect(outcomes(mcp, c.fields)).toEqual(outcomes(native, c.fields));
+      const r = await playBothWays(c);
+      expect(r.client.stderr).toBe("");
+      expect(r.result.code, r.result.stderr).toBe(0);
+      expect(r.result.stdout).toMatch(/trials stored/);
+      expect(r.count.mcp).toBe(r.count.native);
+      expect(r.count.mcp).toBeGreaterThan(0);
+      expect(r.mcp).toEqual(r.native);
     });
 });
 

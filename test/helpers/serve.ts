@@ -13,7 +13,7 @@ import { executeRun } from "../../environments/runner/execute.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
 import { Reseeded } from "../fixtures/serve/reseeded.ts";
-import { BIN, type CliResult, REPO_ROOT } from "./cli.ts";
+import { BIN, type CliResult, REPO_ROOT, tempDir } from "./cli.ts";
 
 const SIM_CLIENT = path.join(REPO_ROOT, "test/fixtures/serve/sim-client.ts");
 
@@ -129,3 +129,35 @@ export async function session(url: string, headers: Record<string, string> = {})
 
 export type ToolResult = { content: { text: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
 export const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join("\n");
+
+/** One equivalence case: a policy played through `serve` and natively on the same design. */
+export interface EquivalenceCase {
+  env: string;
+  role: string;
+  spec: string;
+  design: string[];
+  /** The outcome fields that must agree task by task. */
+  fields: string[];
+}
+
+/** Plays `c` through serve and natively; the stored outcomes of both, task by task, and the server's end. */
+export async function playBothWays(c: EquivalenceCase) {
+  const dir = tempDir();
+  const roleArgs = c.env === "bargain" ? ["--role", c.role] : [];
+  const served = await startServe(
+    [c.env, "--agent-name", "sim-policy", ...roleArgs, ...c.design, "--store", "served.db"],
+    dir,
+  );
+  const client = await playThroughMcp(served.url, c.env, c.role, c.spec);
+  const result = await served.done;
+  const slot = c.env === "bargain" ? `--${c.role}` : "--agent";
+  const native = await playNatively(c.env, c.role, [...c.design, slot, c.spec], dir);
+  const mcp = await storedRecords(dir, "served.db");
+  return {
+    client,
+    result,
+    count: { mcp: mcp.length, native: native.length },
+    mcp: outcomes(mcp, c.fields),
+    native: outcomes(native, c.fields),
+  };
+}
