@@ -52,3 +52,8 @@ export function lazyModels(
   }
   return models;
 }
+
+/** A tool call's arguments as an object (anything else a model sent reads as no arguments). */
+export function asArgs(x: unknown): Record<string, unknown> {
+  return x !== null && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
+}

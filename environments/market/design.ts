@@ -14,10 +14,10 @@ import { drawAppearance } from "../choice/design.ts";
 import { UserError } from "../kernel/errors.ts";
 import { createRng, type Rng } from "../kernel/rng.ts";
 import { areaOf } from "../shop/areas.ts";
-import { checkPoolForShop, dominates, WISHES } from "../shop/design.ts";
+import { checkPoolForShop, dominates, drawRequiredAmenities, WISHES } from "../shop/design.ts";
 import { requestText } from "../shop/prompt.ts";
 import { isAdmissible } from "../shop/search.ts";
-import type { Amenity, HardConstraints, Listing, ShopTask, TaskFamily } from "../shop/types.ts";
+import type { HardConstraints, Listing, ShopTask, TaskFamily } from "../shop/types.ts";
 import type { MarketListing } from "./types.ts";
 
 const rate = z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
@@ -219,15 +219,7 @@ export function drawMarketRequest(rng: Rng, base: BaseMarket): HardConstraints {
   } else if (base.areas.length > 1) areas = base.areas.slice().sort();
   const u = rng.next();
   const minStars = u < 0.5 ? null : u < 0.8 ? 3 : 4;
-  const v = rng.next();
-  const amenities: Amenity[] =
-    v < 0.5
-      ? []
-      : v < 0.75
-        ? ["free_cancellation"]
-        : v < 0.9
-          ? ["breakfast"]
-          : ["free_cancellation", "breakfast"];
+  const amenities = drawRequiredAmenities(rng);
   const fitting = listings
     .filter((l) => (areas === null || areas.includes(l.area)) && (minStars === null || l.stars >= minStars))
     .map((l) => l.price)

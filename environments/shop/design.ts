@@ -223,15 +223,7 @@ function drawConstraints(rng: Rng, byArea: Map<string, Hotel[]>): HardConstraint
   }
   const u = rng.next();
   const minStars = u < 0.25 ? null : u < 0.7 ? 3 : 4;
-  const v = rng.next();
-  const amenities: Amenity[] =
-    v < 0.5
-      ? []
-      : v < 0.75
-        ? ["free_cancellation"]
-        : v < 0.9
-          ? ["breakfast"]
-          : ["free_cancellation", "breakfast"];
+  const amenities = drawRequiredAmenities(rng);
   const eligible = areas
     .flatMap((a) => byArea.get(a)!)
     .filter((h) => minStars === null || h.stars >= minStars);
@@ -477,4 +469,16 @@ export function buildShopTasks(
   const byId = new Map(pool.map((h) => [h.id, h]));
   const facilities = (hotelId: number) => byId.get(hotelId)?.amenities;
   return families.map((f, i) => buildTask(i, f, d, pool, byArea, root, facilities, library));
+}
+
+/** A request's required amenities: none half the time, else cancellation, breakfast or both (one draw). */
+export function drawRequiredAmenities(rng: Rng): Amenity[] {
+  const v = rng.next();
+  return v < 0.5
+    ? []
+    : v < 0.75
+      ? ["free_cancellation"]
+      : v < 0.9
+        ? ["breakfast"]
+        : ["free_cancellation", "breakfast"];
 }

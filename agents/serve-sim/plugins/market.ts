@@ -9,17 +9,13 @@ import { observeSeller } from "../../../environments/market/observe.ts";
 import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
 import { actionLine } from "../../../environments/shop/grammar.ts";
 import { SELLER_PRESETS } from "../../sim/market/presets.ts";
-import { lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
+import { asArgs, lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
 
 export const MARKET_MODEL_PREFIX = "sim-market-";
 
 /** What a market model says to a conversation that is not a seller's turn. */
 export const NO_MARKET_REPLY =
   "I can manage a listing for you once I see its round report and the seller's tools; I don't see them here.";
-
-function asArgs(x: unknown): Record<string, unknown> {
-  return x !== null && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
-}
 
 export const marketSimPlugin: SimPlugin = {
   models: lazyModels(

@@ -9,17 +9,13 @@ import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
 import { actionLine } from "../../../environments/shop/grammar.ts";
 import { observeShop } from "../../../environments/shop/observe.ts";
 import { SHOP_PRESETS } from "../../sim/shop/presets.ts";
-import { lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
+import { asArgs, lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
 
 export const SHOP_MODEL_PREFIX = "sim-shop-";
 
 /** What a shop model says to a conversation that is not a shop episode. */
 export const NO_SHOP_REPLY =
   "I can book a hotel for you once I have the shop's tools and your requirements; I don't see them here.";
-
-function asArgs(x: unknown): Record<string, unknown> {
-  return x !== null && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
-}
 
 export const shopSimPlugin: SimPlugin = {
   models: lazyModels(

@@ -23,6 +23,7 @@
  * `bookingProbabilities` gives each shown listing's exact probability under that model.
  */
 import { logitProbabilities, shopUtility } from "../../../agents/sim/shop/index.ts";
+import { CAREFUL_BETA } from "../../../agents/sim/shop/presets.ts";
 import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 import type { ShopCovariate } from "../../../environments/shop/attributes.ts";
 import type { Amenity, DescriptionArm } from "../../../environments/shop/types.ts";
@@ -39,22 +40,7 @@ export interface ArmBuyer {
 
 /** A price-sensitive buyer that descriptions move by known amounts (utils against neutral). */
 export const PERSUADABLE_BETA: Readonly<Record<ShopCovariate, number>> = {
-  lnPrice: -2.5,
-  review: 0.6,
-  stars: 0.3,
-  bedRank: 0.15,
-  freeCancellation: 0.4,
-  breakfast: 0.3,
-  rank2: -0.15,
-  rank3: -0.3,
-  rank4: -0.45,
-  rank5: -0.6,
-  rank6plus: -0.8,
-  laterPage: -0.3,
-  sponsored: -0.3,
-  endorsed: 0.5,
-  scarcity: 0.2,
-  discount: 0.25,
+  ...CAREFUL_BETA,
   socialProof: 0.35,
   authority: 0.5,
   urgency: 0,
