@@ -47,6 +47,12 @@ export async function serveEnvironment(envCli: EnvironmentCli, o: ServeOptions, 
       `drop --${slot.option} ${String(o[slot.option])}`,
     );
   const port = parseOption("port", (await import("zod")).z.coerce.number().int().min(0).max(65_535), o.port);
+  // The live dashboard draws on stdout, which --stdio gives to the MCP channel.
+  if (o.stdio && o.watch)
+    throw new UserError(
+      "--watch draws on stdout, which --stdio uses for MCP",
+      "serve over HTTP to watch, or drop --watch",
+    );
   if (!o.stdio && !LOOPBACK.has(o.host) && !o.token)
     throw new UserError(
       `serving on ${o.host} (off loopback) needs --token`,

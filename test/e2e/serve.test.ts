@@ -113,6 +113,11 @@ describe("bazaar serve: security", () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/off loopback\) needs --token/);
+    const piped = await runCli(["serve", "shop", "--agent-name", "x", "--stdio", "--watch", "--limit", "1"], {
+      cwd: tempDir(),
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(/--watch draws on stdout, which --stdio uses for MCP/);
   });
 
   it("a request without the token, or with a wrong one or a foreign Host, changes nothing", async () => {
@@ -166,7 +171,9 @@ describe("bazaar serve: security", () => {
     await served.done;
     const store = Store.open(path.join(dir, "g.db"), { create: false });
     try {
-      expect(store.listRuns().every((r) => r.done === 0)).toBe(true);
+      const runs = store.listRuns();
+      expect(runs).toHaveLength(1);
+      expect(runs[0]!.done).toBe(0);
     } finally {
       store.close();
     }
