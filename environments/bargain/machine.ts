@@ -134,7 +134,7 @@ export function conversation(opening: readonly Message[], view: BargainView): Me
  * agents read the view alone, and rendering every message of every session for them would cost
  * more than the rules.
  */
-class BargainObservation implements Observation<BargainView> {
+export class BargainObservation implements Observation<BargainView> {
   private rendered: Message[] | undefined;
 
   constructor(

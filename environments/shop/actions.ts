@@ -61,6 +61,27 @@ export const GiveUpActionSchema = z
   })
   .describe("End the task without booking, when no listing meets the requirements.");
 
+export const OfferActionSchema = z
+  .strictObject({
+    type: z.literal("offer"),
+    id: z.string().describe("The id of a listing marked 'Takes offers' in your search results."),
+    price: z
+      .number()
+      .positive()
+      .describe(
+        "The nightly price you offer, in US dollars. To accept the seller's counter-offer, offer exactly its price.",
+      ),
+    message: z
+      .string()
+      .max(600)
+      .describe("What you say to the seller with the offer (one or two sentences).")
+      .optional(),
+  })
+  .describe(
+    "Offer the seller of a listing that takes offers a nightly price; the seller accepts, counters or rejects. " +
+      "After a deal, book the listing to book it at the agreed price.",
+  );
+
 export const ShopReplyActionSchema = z.object({ type: z.literal("reply"), text: z.string() });
 
 export const ShopActionSchema = z.discriminatedUnion("type", [
@@ -70,16 +91,27 @@ export const ShopActionSchema = z.discriminatedUnion("type", [
   GiveUpActionSchema,
   ShopReplyActionSchema,
 ]);
-export type ShopAction = z.infer<typeof ShopActionSchema>;
+/** The shop's actions with `offer`: the tools of a design whose listings may take offers. */
+export const NegotiatingShopActionSchema = z.discriminatedUnion("type", [
+  SearchActionSchema,
+  ViewActionSchema,
+  OfferActionSchema,
+  BookActionSchema,
+  GiveUpActionSchema,
+  ShopReplyActionSchema,
+]);
+export type ShopAction = z.infer<typeof NegotiatingShopActionSchema>;
 export type ShopToolAction = Exclude<ShopAction, { type: "reply" }>;
 
-/** The tools, by name, in the order prompts list them. */
+/** The tools, by name, in the order prompts list them; `offer` only where the design has offers. */
 export const SHOP_TOOLS = ["search", "view", "book", "give_up"] as const;
-export type ShopTool = (typeof SHOP_TOOLS)[number];
+export const NEGOTIATING_SHOP_TOOLS = ["search", "view", "offer", "book", "give_up"] as const;
+export type ShopTool = (typeof NEGOTIATING_SHOP_TOOLS)[number];
 
 export const TOOL_SCHEMAS: Readonly<Record<ShopTool, z.ZodType>> = {
   search: SearchActionSchema,
   view: ViewActionSchema,
+  offer: OfferActionSchema,
   book: BookActionSchema,
   give_up: GiveUpActionSchema,
 };

@@ -23,6 +23,7 @@ import type { ArmLibrary, LibraryArm } from "../../datasets/descriptions/schema.
 import type { Hotel } from "../../datasets/hotels/schema.ts";
 import { drawAppearance } from "../choice/design.ts";
 import { UserError } from "../kernel/errors.ts";
+import { roundCents } from "../kernel/money.ts";
 import { createRng, type Rng } from "../kernel/rng.ts";
 import { areaOf } from "./areas.ts";
 import { requestText } from "./prompt.ts";
@@ -36,6 +37,7 @@ import {
   type HardConstraints,
   type Listing,
   type ShopTask,
+  sellerRole,
   TASK_FAMILIES,
   type TaskFamily,
 } from "./types.ts";
@@ -86,6 +88,13 @@ export const ShopDesignSchema = z.object({
     .default([...DESCRIPTION_ARMS]),
   /** Share of a catalog's listings given a non-neutral arm (battery only). */
   armRate: rate.default(DEFAULT_ARM_RATE),
+  /**
+   * Share of each catalog's listings that take offers (specs/market.md Part 3); absent or 0 in a
+   * plain shop, whose tasks are then exactly as before offers existed.
+   */
+  negotiable: rate.optional(),
+  /** Seller negotiators in the run: a catalog's negotiable listings are dealt to them in turn. */
+  negotiators: positive.optional(),
 });
 export type ShopDesign = z.infer<typeof ShopDesignSchema>;
 export type ShopDesignInput = z.input<typeof ShopDesignSchema>;
@@ -126,7 +135,44 @@ export function parseShopDesign(input: ShopDesignInput): ShopDesign {
   }
   if (problems.length > 0)
     throw new UserError(`impossible shop design: ${problems.join("; ")}`, "see bazaar run shop --help");
-  return normalizeArms(d);
+  return normalizeOffers(normalizeArms(d));
+}
+
+/** A design without offers spells none of their settings (it is the plain shop's design). */
+function normalizeOffers(d: ShopDesign): ShopDesign {
+  const { negotiable, negotiators, ...rest } = d;
+  if (!negotiable) return rest;
+  return { ...rest, negotiable, negotiators: negotiators ?? 1 };
+}
+
+/** A negotiable listing's private cost as a share of its list price: uniform on this range. */
+export const COST_SHARE = [0.6, 0.9] as const;
+
+/**
+ * Which listings take offers — exactly round(negotiable × n) of them (rounded at random), chosen
+ * independently of rank, tags and descriptions — each dealt to a seller negotiator in turn from a
+ * random start, with its private cost.
+ */
+function drawNegotiation(
+  prices: readonly number[],
+  d: Pick<ShopDesign, "negotiable" | "negotiators">,
+  rng: Rng,
+): (Listing["negotiation"] | undefined)[] {
+  const out: (Listing["negotiation"] | undefined)[] = prices.map(() => undefined);
+  if (!d.negotiable) return out;
+  const k = d.negotiators ?? 1;
+  const chosen = rng.shuffle(
+    [...treated(rng.fork("which"), prices.length, d.negotiable)].sort((a, b) => a - b),
+  );
+  const costs = rng.fork("costs");
+  const start = rng.int(k);
+  chosen.forEach((i, j) => {
+    out[i] = {
+      seller: sellerRole(1 + ((start + j) % k)),
+      cost: roundCents(prices[i]! * costs.uniform(COST_SHARE[0], COST_SHARE[1])),
+    };
+  });
+  return out;
 }
 
 /**
@@ -411,7 +457,17 @@ function buildTask(
       },
     }));
     const descriptions = drawDescriptions(undescribed, d, rng.fork("descriptions"), facilities, library);
-    const listings: Listing[] = undescribed.map((x, i) => ({ ...x, description: descriptions[i]! }));
+    const negotiation = drawNegotiation(
+      undescribed.map((x) => x.price),
+      d,
+      rng.fork("negotiation"),
+    );
+    const listings: Listing[] = undescribed.map((x, i) => {
+      const n = negotiation[i];
+      return n
+        ? { ...x, description: descriptions[i]!, negotiation: n }
+        : { ...x, description: descriptions[i]! };
+    });
     const byIndex = listings.slice();
     listings.sort((a, b) => a.treatments.rank - b.treatments.rank);
     const wishRng = rng.fork("wishes");
@@ -422,7 +478,12 @@ function buildTask(
       family,
       request: { text: requestText(c.constraints, wishes), constraints: c.constraints, wishes },
       listings,
-      rules: { pageSize: d.pageSize, maxSteps: d.maxSteps, maxInvalid: d.maxInvalid },
+      rules: {
+        pageSize: d.pageSize,
+        maxSteps: d.maxSteps,
+        maxInvalid: d.maxInvalid,
+        ...(d.negotiable ? { offers: true as const } : {}),
+      },
       admissible: listings.filter((l) => isAdmissible(l, c.constraints)).map((l) => l.id),
       dominance: c.dominance
         ? { dominant: byIndex[c.dominance[0]]!.id, dominated: byIndex[c.dominance[1]]!.id }

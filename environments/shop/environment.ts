@@ -1,6 +1,6 @@
 import type { EnvironmentDef } from "../kernel/environment.ts";
 import { noteInNonResponse } from "../kernel/environment.ts";
-import { ShopActionSchema } from "./actions.ts";
+import { NegotiatingShopActionSchema, ShopActionSchema } from "./actions.ts";
 import { shopMachine } from "./machine.ts";
 import { shopTrialRecord } from "./record.ts";
 import { SHOP_SHOPPER, type ShopOutcome, type ShopTask } from "./types.ts";
@@ -37,4 +37,14 @@ export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings
   isNonResponse: isShopNonResponse,
   noteNonResponse: noteInNonResponse,
   record: (args) => shopTrialRecord(args) as unknown as Record<string, unknown>,
+};
+
+/**
+ * The shop of a design with offers: the same machine, rules and records, with `offer` among the
+ * tools an agent is given (`rules.offers` lets the machine run it). Its sellers play roles
+ * `seller-1`, `seller-2`, … beside the shopper, one per `--seller-negotiator`.
+ */
+export const negotiatingShopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings> = {
+  ...shopEnvironment,
+  actionSchema: NegotiatingShopActionSchema,
 };

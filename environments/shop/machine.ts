@@ -1,11 +1,13 @@
 import { assign, setup } from "xstate";
 import type { EpisodeEvent, Turn } from "../kernel/episode.ts";
 import type { Message, Observation } from "../kernel/types.ts";
+import { sellerTurn } from "./negotiation.ts";
 import { openingMessages } from "./prompt.ts";
 import { echoText, resultMessages } from "./results.ts";
 import {
   applyAgentError,
   applyMessage,
+  applySellerAnswer,
   type EpisodeState,
   initialState,
   outcomeOf,
@@ -20,7 +22,8 @@ export interface ShopEpisodeInput {
 interface ShopContext {
   task: ShopTask;
   state: EpisodeState;
-  turn: Turn<ShopView> | null;
+  /** The shopper's turn, or a seller's while an offer waits for its answer. */
+  turn: Turn<unknown> | null;
 }
 
 /**
@@ -93,7 +96,14 @@ function turnOf(task: ShopTask, state: EpisodeState): Turn<ShopView> {
 }
 
 function next(task: ShopTask, state: EpisodeState): Partial<ShopContext> {
+  const w = state.open?.awaiting;
+  if (w) return { state, turn: sellerTurn(w, taskIndex(task).byId.get(w.id)!, task, state.negotiations) };
   return { state, turn: state.end ? null : turnOf(task, state) };
+}
+
+/** An act or agent error from whoever's turn it was: the shopper, or the seller of an offer. */
+function fromSeller(context: ShopContext, role: string): boolean {
+  return role !== SHOP_SHOPPER && context.state.open?.awaiting?.seller === role;
 }
 
 /**
@@ -112,12 +122,19 @@ export const shopMachine = setup({
     over: ({ context }) => context.state.end !== null,
   },
   actions: {
-    message: assign(({ context, event }) =>
-      event.type === "act" ? next(context.task, applyMessage(context.state, event.action, context.task)) : {},
-    ),
-    agentError: assign(({ context, event }) =>
-      event.type === "agent.error" ? next(context.task, applyAgentError(context.state, event.error)) : {},
-    ),
+    message: assign(({ context, event }) => {
+      if (event.type !== "act") return {};
+      if (fromSeller(context, event.role))
+        return next(context.task, applySellerAnswer(context.state, event.action, context.task));
+      return next(context.task, applyMessage(context.state, event.action, context.task));
+    }),
+    agentError: assign(({ context, event }) => {
+      if (event.type !== "agent.error") return {};
+      // A seller that failed to answer is the seller's non-answer, not the shopper's.
+      if (fromSeller(context, event.role))
+        return next(context.task, applySellerAnswer(context.state, null, context.task, event.error));
+      return next(context.task, applyAgentError(context.state, event.error));
+    }),
   },
 }).createMachine({
   id: "shop",
@@ -136,5 +153,5 @@ export const shopMachine = setup({
     },
     ended: { type: "final" },
   },
-  output: ({ context }) => outcomeOf(context.state),
+  output: ({ context }) => outcomeOf(context.state, context.task),
 });

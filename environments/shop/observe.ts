@@ -12,7 +12,7 @@ import type { Message, Observation } from "../kernel/types.ts";
 import { SearchActionSchema } from "./actions.ts";
 import { parseActionLines } from "./grammar.ts";
 import { AMENITY_LABEL, REQUEST_CLOSING, REQUEST_OPENING, SHOP_SYSTEM_INTRO } from "./prompt.ts";
-import { ENDORSEMENT_TAG, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
+import { ENDORSEMENT_TAG, NEGOTIABLE_TAG, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
 import { searchQuery } from "./search.ts";
 import type {
   Amenity,
@@ -118,11 +118,13 @@ function readCardFields(id: string, fields: string[]): Card | null {
     sponsored: false,
     endorsed: false,
     roomsLeft: null,
+    negotiable: false,
     snippet: "",
   };
   for (const t of tags) {
     const sc = SCARCITY.exec(t);
-    if (t === SPONSORED_TAG && !card.sponsored) card.sponsored = true;
+    if (t === NEGOTIABLE_TAG && !card.negotiable) card.negotiable = true;
+    else if (t === SPONSORED_TAG && !card.sponsored) card.sponsored = true;
     else if (t === ENDORSEMENT_TAG && !card.endorsed) card.endorsed = true;
     else if (sc && card.roomsLeft === null) card.roomsLeft = Number(sc[1]);
     else return null;

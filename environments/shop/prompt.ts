@@ -20,16 +20,27 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** The system message: tools, rules, the areas of this catalog, and the grammar for models without tools. */
+/** The `offer` tool's line and the rule on offers, in a design with offers (observe.ts reads them back). */
+export const OFFER_TOOL_LINE =
+  "- offer: offer the seller of a listing marked Takes offers a nightly price (id, price, and an optional message); the seller accepts, counters with its own price, or rejects. To accept a counter-offer, offer exactly its price. Negotiations with different sellers are separate.";
+export const OFFER_RULE_LINE =
+  "- After a deal, book that listing to book it at the agreed price; without one, book pays the list price. Every offer counts as a tool call.";
+
 export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): string {
+  const offers = rules.offers === true;
   return [
     SHOP_SYSTEM_INTRO,
-    "You have four tools:",
+    offers ? "You have five tools:" : "You have four tools:",
     `- search: find listings, optionally filtered by area, maxPrice (dollars a night), minStars and amenities (free_cancellation, breakfast), sorted by recommended (the default), price_low, price_high or rating; it returns one page of ${plural(rules.pageSize, "result card", "result cards")} (page 1 unless you ask for another) and the total count; under each card, the first sentence of the seller's description.`,
     "- view: open a listing by its id, to see its room type, cancellation and breakfast terms, the seller's whole description and every other detail.",
+    ...(offers ? [OFFER_TOOL_LINE] : []),
     "- book: book a listing by its id. This ends the task.",
     "- give_up: end the task without a booking, giving the reason, when no listing meets the client's requirements.",
     "Rules:",
-    "- You can view or book only listings that your searches have shown you.",
+    offers
+      ? "- You can view, make offers on or book only listings that your searches have shown you."
+      : "- You can view or book only listings that your searches have shown you.",
+    ...(offers ? [OFFER_RULE_LINE] : []),
     `- You have at most ${plural(rules.maxSteps, "tool call", "tool calls")}; the task also ends after ${plural(rules.maxInvalid, "invalid call", "invalid calls")} in a row.`,
     "- You may make several tool calls in one message: they run in order, and each gets its own result.",
     `Areas: ${areas.join(", ")} (a neighborhood name works as an area too).`,

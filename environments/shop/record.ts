@@ -7,6 +7,7 @@ import type {
   DescriptionArm,
   EndReason,
   Listing,
+  Negotiation,
   ShopOutcome,
   ShopRequest,
   ShopRules,
@@ -97,6 +98,15 @@ export interface ShopTrialRecord {
   invalidCalls: number;
   giveUpReason: string | null;
   nonResponse: { reason: string; raw: string } | null;
+  /**
+   * A design with offers (absent in a plain shop): every negotiation of the episode with its moves
+   * (`offers`: side, price, message, answer), the nightly price paid (the agreed price where there
+   * was a deal, else the list price; null without a booking), and whether it ran out of steps
+   * while a negotiation was open.
+   */
+  negotiations?: Negotiation[];
+  paid?: number | null;
+  deadlock?: boolean;
   usage: Usage;
 }
 
@@ -171,6 +181,13 @@ export function shopTrialRecord(args: {
     invalidCalls: outcome.invalidCalls,
     giveUpReason: outcome.giveUpReason,
     nonResponse: outcome.nonResponse,
+    ...(outcome.negotiations
+      ? {
+          negotiations: outcome.negotiations,
+          paid: outcome.paid ?? null,
+          deadlock: outcome.deadlock ?? false,
+        }
+      : {}),
     usage: args.usage,
   };
 }

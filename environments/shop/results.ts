@@ -5,12 +5,15 @@
  * format in both places.
  */
 import { formatPrice, thousands } from "../choice/prompt.ts";
-import type { Card, ListingDetail, ShopTurn, ToolResult } from "./types.ts";
+import { formatUsd } from "../kernel/money.ts";
+import type { Card, ListingDetail, OfferResult, ShopTurn, ToolResult } from "./types.ts";
 
 /** Separates the fields of a result card; names and neighborhoods may not contain it (design checks). */
 export const CARD_SEPARATOR = " · ";
 export const ENDORSEMENT_TAG = "Guest favourite";
 export const SPONSORED_TAG = "Sponsored";
+/** A listing whose seller answers offers (a design with offers). */
+export const NEGOTIABLE_TAG = "Takes offers";
 
 export function scarcityTag(roomsLeft: number): string {
   return roomsLeft === 1 ? "Only 1 room left" : `Only ${roomsLeft} rooms left`;
@@ -28,8 +31,9 @@ function placeText(c: Pick<Card, "neighborhood" | "area">): string {
   return `${c.neighborhood} (${c.area})`;
 }
 
-export function tagsOf(c: Pick<Card, "sponsored" | "endorsed" | "roomsLeft">): string[] {
+export function tagsOf(c: Pick<Card, "sponsored" | "endorsed" | "roomsLeft" | "negotiable">): string[] {
   const tags: string[] = [];
+  if (c.negotiable) tags.push(NEGOTIABLE_TAG);
   if (c.sponsored) tags.push(SPONSORED_TAG);
   if (c.endorsed) tags.push(ENDORSEMENT_TAG);
   if (c.roomsLeft !== null) tags.push(scarcityTag(c.roomsLeft));
@@ -112,6 +116,29 @@ export function budgetLine(step: number, maxSteps: number): string {
   return `[${step} of ${maxSteps} tool calls used]`;
 }
 
+/**
+ * The answer to an offer, in fixed sentences (`observe.ts` reads them back): the offer, then the
+ * seller's answer with its quoted words, then what the shopper can do next.
+ */
+export function offerText(r: OfferResult): string {
+  const head = `Offer to listing ${r.id}: ${formatUsd(r.price)} a night.`;
+  const said = r.message === "" ? "" : ` The seller says: ${JSON.stringify(r.message)}`;
+  switch (r.answer) {
+    case "accept":
+      return `${head} The seller accepts.${said}\nDeal at ${formatUsd(r.deal!)} a night: book ${r.id} to book it at this price.`;
+    case "deal":
+      return `${head} That is the seller's own offer.\nDeal at ${formatUsd(r.deal!)} a night: book ${r.id} to book it at this price.`;
+    case "counter":
+      return `${head} The seller counters at ${formatUsd(r.counter!)} a night.${said}\nTo accept, offer exactly ${formatUsd(r.counter!)}; you may also offer another price, or book at the list price.`;
+    case "reject":
+      return `${head} The seller rejects it.${said}\nYou may offer another price, or book at the list price.`;
+    case "quit":
+      return `${head} The seller ends the negotiation.${said}\nNo more offers on this listing; it can still be booked at the list price.`;
+    case "invalid":
+      return `${head} The seller gave no usable answer: take it as a rejection.\nYou may offer another price, or book at the list price.`;
+  }
+}
+
 /** A result as the agent reads it (book, give-up and episode-over results are never shown). */
 export function resultText(r: ToolResult, pageSize: number): string {
   switch (r.kind) {
@@ -127,6 +154,8 @@ export function resultText(r: ToolResult, pageSize: number): string {
       return detailLines(r.listing);
     case "error":
       return `Error: ${r.message}`;
+    case "offer":
+      return offerText(r);
     case "booked":
       return `Booked listing ${r.id}.`;
     case "gave-up":

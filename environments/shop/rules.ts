@@ -7,8 +7,25 @@
  */
 import type { z } from "zod";
 import { formatPrice } from "../choice/prompt.ts";
-import { SHOP_TOOLS, type ShopTool, TOOL_CALL_BATCH, TOOL_SCHEMAS } from "./actions.ts";
+import { formatUsd } from "../kernel/money.ts";
+import {
+  NEGOTIATING_SHOP_TOOLS,
+  SHOP_TOOLS,
+  type ShopTool,
+  TOOL_CALL_BATCH,
+  TOOL_SCHEMAS,
+} from "./actions.ts";
 import { parseActionLines, type TextCall } from "./grammar.ts";
+import {
+  type AwaitedOffer,
+  answerOffer,
+  bookedPrice,
+  isDeadlock,
+  type NegotiationState,
+  offerCall,
+  publicNegotiation,
+  sellerAnswer,
+} from "./negotiation.ts";
 import { cardOf, detailOf, knownPlaces, runSearch, searchQuery } from "./search.ts";
 import type {
   Card,
@@ -36,6 +53,24 @@ export interface EpisodeState {
   invalidCalls: number;
   trajectory: TrajectoryEntry[];
   end: EpisodeEnd | null;
+  /** Negotiations, in the order of each listing's first offer (a design with offers). */
+  negotiations: NegotiationState[];
+  /** The agent message being run, while one of its offers waits for the seller's answer. */
+  open: OpenMessage | null;
+}
+
+/**
+ * An agent message part-way through: its calls, those already answered, and the offer whose
+ * seller is due to answer (the machine hands the turn to that seller and resumes with its answer).
+ */
+export interface OpenMessage {
+  mode: "tools" | "text";
+  text: string | null;
+  calls: TextCall[];
+  /** The index of the next call to run. */
+  next: number;
+  executed: ShopTurn["calls"];
+  awaiting: AwaitedOffer | null;
 }
 
 export interface EpisodeEnd {
@@ -97,18 +132,26 @@ export function initialState(): EpisodeState {
     invalidCalls: 0,
     trajectory: [],
     end: null,
+    negotiations: [],
+    open: null,
   };
 }
 
 export const NO_CALL_MESSAGE =
   'your message has no tool call. Call search, view, book or give_up (without tools, end your reply with a line such as Action: search({"maxPrice": 200}))';
+export const NO_CALL_MESSAGE_OFFERS =
+  'your message has no tool call. Call search, view, offer, book or give_up (without tools, end your reply with a line such as Action: search({"maxPrice": 200}))';
 
 /** An agent message read as calls, whatever form it came in. */
-export function decodeMessage(action: unknown): {
+export function decodeMessage(
+  action: unknown,
+  offers = false,
+): {
   mode: "tools" | "text";
   text: string | null;
   calls: TextCall[];
 } {
+  const noCall = offers ? NO_CALL_MESSAGE_OFFERS : NO_CALL_MESSAGE;
   if (action !== null && typeof action === "object" && !Array.isArray(action)) {
     const a = action as Record<string, unknown>;
     if (a.type === TOOL_CALL_BATCH && Array.isArray(a.calls)) {
@@ -120,7 +163,7 @@ export function decodeMessage(action: unknown): {
       });
       return calls.length > 0
         ? { mode: "tools", text: null, calls }
-        : { mode: "tools", text: null, calls: [{ tool: "", args: action, problem: NO_CALL_MESSAGE }] };
+        : { mode: "tools", text: null, calls: [{ tool: "", args: action, problem: noCall }] };
     }
     if (a.type === "reply") {
       const text = typeof a.text === "string" ? a.text : String(a.text ?? "");
@@ -128,7 +171,7 @@ export function decodeMessage(action: unknown): {
       return {
         mode: "text",
         text,
-        calls: calls.length > 0 ? calls : [{ tool: "", args: text, problem: NO_CALL_MESSAGE }],
+        calls: calls.length > 0 ? calls : [{ tool: "", args: text, problem: noCall }],
       };
     }
     if (typeof a.type === "string") {
@@ -157,6 +200,10 @@ interface Executed {
   /** Listings the call showed for the first time, and a listing it opened. */
   newlyShown?: ShownListing[];
   viewed?: string;
+  /** An offer the listing's seller must answer before the message goes on. */
+  awaiting?: AwaitedOffer;
+  /** A negotiation this call changed without asking the seller (an offer at the seller's counter). */
+  negotiation?: NegotiationState;
 }
 
 function failed(message: string): Executed {
@@ -169,10 +216,14 @@ function runCall(
   index: TaskIndex,
   shown: ReadonlySet<string>,
   step: number,
+  negotiations: readonly NegotiationState[],
 ): Executed {
   if (call.problem) return failed(call.problem);
-  if (!(SHOP_TOOLS as readonly string[]).includes(call.tool)) {
-    return failed(`there is no tool "${call.tool}": the tools are search, view, book and give_up`);
+  const tools: readonly string[] = task.rules.offers ? NEGOTIATING_SHOP_TOOLS : SHOP_TOOLS;
+  if (!tools.includes(call.tool)) {
+    return failed(
+      `there is no tool "${call.tool}": the tools are ${task.rules.offers ? "search, view, offer, book and give_up" : "search, view, book and give_up"}`,
+    );
   }
   const tool = call.tool as ShopTool;
   if (
@@ -217,10 +268,22 @@ function runCall(
       if (!l) return failed(notShown(id));
       return { result: { kind: "listing", listing: index.detail(l) }, ok: true, viewed: id };
     }
+    case "offer": {
+      const id = a.id as string;
+      const l = shown.has(id) ? index.byId.get(id) : undefined;
+      if (!l) return failed(notShown(id));
+      const message = (a.message as string | undefined) ?? "";
+      const made = offerCall(l, a.price as number, message, step, task, negotiations);
+      if ("problem" in made) return failed(made.problem);
+      // Answered when the seller has spoken (`applySellerAnswer`); this result is never read.
+      if ("awaiting" in made) return { result: { kind: "episode-over" }, ok: true, awaiting: made.awaiting };
+      return { result: made.result, ok: true, negotiation: made.negotiation };
+    }
     case "book": {
       const id = a.id as string;
-      if (!shown.has(id) || !index.byId.has(id)) return failed(notShown(id));
-      return { result: { kind: "booked", id }, ok: true };
+      const l = shown.has(id) ? index.byId.get(id) : undefined;
+      if (!l) return failed(notShown(id));
+      return { result: { kind: "booked", id, price: bookedPrice(l, negotiations) }, ok: true };
     }
     case "give_up":
       return { result: { kind: "gave-up", reason: a.reason as string }, ok: true };
@@ -243,7 +306,26 @@ export function summarize(result: ToolResult, index: TaskIndex): string {
       return `error: ${result.message}`;
     case "booked": {
       const l = index.byId.get(result.id);
-      return `booked ${result.id}${l ? ` · ${l.name} · ${formatPrice(l.price)}` : ""}`;
+      const deal = l && result.price !== l.price ? ` (list ${formatPrice(l.price)})` : "";
+      return `booked ${result.id}${l ? ` · ${l.name} · ${formatUsd(result.price ?? l.price)}${deal}` : ""}`;
+    }
+    case "offer": {
+      const said = `offer ${formatUsd(result.price)} to ${result.id}`;
+      switch (result.answer) {
+        case "accept":
+          return `${said} · accepted: deal at ${formatUsd(result.deal!)}`;
+        case "deal":
+          return `${said} · the seller's own counter: deal at ${formatUsd(result.deal!)}`;
+        case "counter":
+          return `${said} · countered at ${formatUsd(result.counter!)}`;
+        case "reject":
+          return `${said} · rejected`;
+        case "quit":
+          return `${said} · the seller ended the negotiation`;
+        case "invalid":
+          return `${said} · no usable answer from the seller`;
+      }
+      return said;
     }
     case "gave-up":
       return `gave up: ${result.reason}`;
@@ -257,20 +339,85 @@ function rawCall(call: ShopCall): string {
   return `${call.tool}(${JSON.stringify(call.args) ?? ""})`;
 }
 
-/** The whole effect of one agent message on the episode. */
+/** The whole effect of one agent message on the episode (up to an offer its seller must answer). */
 export function applyMessage(state: EpisodeState, action: unknown, task: ShopTask): EpisodeState {
+  const decoded = decodeMessage(action, task.rules.offers === true);
+  return runCalls(
+    {
+      ...state,
+      open: {
+        mode: decoded.mode,
+        text: decoded.text,
+        calls: decoded.calls,
+        next: 0,
+        executed: [],
+        awaiting: null,
+      },
+    },
+    task,
+  );
+}
+
+/**
+ * A seller's answer to the offer the open message waits on: judged by the bargaining rules, given
+ * to the shopper as that call's result, and the rest of the message run.
+ */
+export function applySellerAnswer(
+  state: EpisodeState,
+  action: unknown,
+  task: ShopTask,
+  error?: string,
+): EpisodeState {
+  const open = state.open;
+  if (!open?.awaiting) return state;
+  const w = open.awaiting;
+  const index = taskIndex(task);
+  const answered = answerOffer(w, sellerAnswer(w, action, state.negotiations, error), state.negotiations);
+  const call = open.calls[open.next - 1]!;
+  const executed = [
+    ...open.executed,
+    { call: { tool: call.tool, args: call.args }, result: answered.result, step: w.step },
+  ];
+  const trajectory = state.trajectory.slice();
+  trajectory.push({
+    step: w.step,
+    turn: state.turns.length + 1,
+    tool: call.tool,
+    args: call.args,
+    ok: true,
+    summary: summarize(answered.result, index),
+  });
+  const end: EpisodeEnd | null =
+    state.steps >= task.rules.maxSteps
+      ? { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null }
+      : null;
+  return runCalls(
+    {
+      ...state,
+      negotiations: answered.negotiations,
+      trajectory,
+      end,
+      open: { ...open, executed, awaiting: null },
+    },
+    task,
+  );
+}
+
+/** Runs the open message's calls from `next` on, until it is done or an offer waits for its seller. */
+function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
+  const open = state.open!;
   const index = taskIndex(task);
   const { maxSteps, maxInvalid } = task.rules;
-  const decoded = decodeMessage(action);
   const turnNumber = state.turns.length + 1;
-  let { steps, invalidStreak, invalidCalls } = state;
-  let end: EpisodeEnd | null = null;
+  let { steps, invalidStreak, invalidCalls, end, negotiations } = state;
   let shown = state.shown;
   let viewed = state.viewed;
   let shownIds: Set<string> | null = null;
-  const trajectory = state.trajectory.slice();
-  const executed: ShopTurn["calls"] = [];
-  for (const call of decoded.calls) {
+  // A fresh message copies the trajectory; a resumed one was copied by `applySellerAnswer`.
+  const trajectory = open.next === 0 ? state.trajectory.slice() : state.trajectory;
+  const executed = open.executed.slice();
+  for (let i = open.next; i < open.calls.length; i++) {
+    const call = open.calls[i]!;
     if (end) {
       trajectory.push({
         step: null,
@@ -284,12 +431,29 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
     }
     steps++;
     shownIds ??= new Set(shown.map((s) => s.id));
-    const ran = runCall(call, task, index, shownIds, steps);
+    const ran = runCall(call, task, index, shownIds, steps, negotiations);
     if (ran.newlyShown && ran.newlyShown.length > 0) {
       shown = [...shown, ...ran.newlyShown];
       for (const s of ran.newlyShown) shownIds.add(s.id);
     }
     if (ran.viewed !== undefined) viewed = [...viewed, ran.viewed];
+    if (ran.awaiting) {
+      // The seller answers before anything else runs: the turn goes to it, and this message
+      // resumes after its answer (`applySellerAnswer`), which also records the call.
+      return {
+        ...state,
+        shown,
+        viewed,
+        steps,
+        invalidStreak: 0,
+        invalidCalls,
+        trajectory,
+        negotiations,
+        end: null,
+        open: { ...open, next: i + 1, executed, awaiting: ran.awaiting },
+      };
+    }
+    if (ran.negotiation) negotiations = replaceNegotiation(negotiations, ran.negotiation);
     executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
     trajectory.push({
       step: steps,
@@ -303,7 +467,7 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
       invalidCalls++;
       invalidStreak++;
       if (invalidStreak >= maxInvalid) {
-        const raw = decoded.mode === "text" ? (decoded.text ?? "") : rawCall(call);
+        const raw = open.mode === "text" ? (open.text ?? "") : rawCall(call);
         const why = ran.result.kind === "error" ? ran.result.message : "invalid call";
         end = {
           reason: "invalid",
@@ -327,7 +491,7 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
     if (steps >= maxSteps)
       end = { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
   }
-  const turn: ShopTurn = { mode: decoded.mode, text: decoded.text, calls: executed };
+  const turn: ShopTurn = { mode: open.mode, text: open.text, calls: executed };
   return {
     turns: [...state.turns, turn],
     shown,
@@ -337,7 +501,14 @@ export function applyMessage(state: EpisodeState, action: unknown, task: ShopTas
     invalidCalls,
     trajectory,
     end,
+    negotiations,
+    open: null,
   };
+}
+
+function replaceNegotiation(all: readonly NegotiationState[], n: NegotiationState): NegotiationState[] {
+  const i = all.findIndex((x) => x.id === n.id);
+  return i < 0 ? [...all, n] : all.map((x, j) => (j === i ? n : x));
 }
 
 /** An agent that failed to answer (an error after the agent layer's retries) ends the episode. */
@@ -359,8 +530,19 @@ function viewedFlags(state: EpisodeState): ShownListing[] {
   return state.shown.map((s) => (opened.has(s.id) ? { ...s, viewed: true } : s));
 }
 
-export function outcomeOf(state: EpisodeState): ShopOutcome {
+export function outcomeOf(state: EpisodeState, task?: ShopTask): ShopOutcome {
   const end = state.end ?? { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
+  const offers = task?.rules.offers
+    ? (() => {
+        const negotiations = state.negotiations.map((n) => publicNegotiation(n, task));
+        const booked = end.bookedId === null ? undefined : taskIndex(task).byId.get(end.bookedId);
+        return {
+          negotiations,
+          paid: booked ? bookedPrice(booked, state.negotiations) : null,
+          deadlock: isDeadlock(end.reason, state.negotiations),
+        };
+      })()
+    : {};
   return {
     endReason: end.reason,
     bookedId: end.bookedId,
@@ -371,5 +553,6 @@ export function outcomeOf(state: EpisodeState): ShopOutcome {
     shown: viewedFlags(state),
     trajectory: state.trajectory,
     nonResponse: end.nonResponse,
+    ...offers,
   };
 }

@@ -130,6 +130,7 @@ export function cardOf(l: Listing): Card {
     sponsored: l.treatments.sponsored,
     endorsed: l.treatments.endorsed,
     roomsLeft: l.treatments.roomsLeft,
+    negotiable: l.negotiation !== undefined,
     snippet: firstSentence(l.description.text),
   };
 }

@@ -92,8 +92,21 @@ export const ListingSchema = z.object({
   treatments: TreatmentsSchema,
   /** The seller's description: `view` shows it whole, a result card its first sentence. */
   description: DescriptionSchema,
+  /**
+   * A listing that takes offers (specs/market.md Part 3): the role of the seller negotiator who
+   * answers them (`seller-1`, `seller-2`, … — the run's `--seller-negotiator` list, in order) and
+   * the seller's private cost C in dollars. Absent on a listing sold only at its price.
+   */
+  negotiation: z
+    .object({ seller: z.string().regex(/^seller-[1-9][0-9]*$/), cost: z.number().nonnegative() })
+    .optional(),
 });
 export type Listing = z.infer<typeof ListingSchema>;
+
+/** The role of the `k`-th seller negotiator (1-based), as a negotiable listing names it. */
+export function sellerRole(k: number): string {
+  return `seller-${k}`;
+}
 
 /** A request's hard constraints; a null (or empty) field is a constraint the request does not have. */
 export const HardConstraintsSchema = z.object({
@@ -123,6 +136,11 @@ export const ShopRulesSchema = z.object({
   maxSteps: z.number().int().positive(),
   /** Invalid calls in a row that end the episode as invalid. */
   maxInvalid: z.number().int().positive(),
+  /**
+   * The design has listings that take offers: the shopper is given the `offer` tool (on every task
+   * of the run, whether or not its catalog drew a negotiable listing). Absent in a plain shop.
+   */
+  offers: z.literal(true).optional(),
 });
 export type ShopRules = z.infer<typeof ShopRulesSchema>;
 
@@ -167,6 +185,8 @@ export interface Card {
   sponsored: boolean;
   endorsed: boolean;
   roomsLeft: number | null;
+  /** The listing takes offers (its card says so). */
+  negotiable: boolean;
   /** The first sentence of the description (at most 120 characters; "" when it has none). */
   snippet: string;
 }
@@ -186,10 +206,68 @@ export type ToolResult =
   | { kind: "results"; query: SearchQuery; total: number; pages: number; cards: Card[] }
   | { kind: "listing"; listing: ListingDetail }
   | { kind: "error"; message: string }
-  | { kind: "booked"; id: string }
+  | { kind: "booked"; id: string; price: number }
+  | OfferResult
   | { kind: "gave-up"; reason: string }
   /** A call after the episode ended (a parallel call behind a booking), never executed. */
   | { kind: "episode-over" };
+
+/**
+ * How a seller answered an offer: `accept` (a deal at the offered price), `counter` (its own price),
+ * `reject`, `quit` (it ends the negotiation), `invalid` (its answer could not be read: answered to
+ * the shopper as a rejection, counted against the seller); `deal`: the shopper offered exactly the
+ * seller's own earlier counter, which is a deal without asking the seller again.
+ */
+export const OFFER_ANSWERS = ["accept", "counter", "reject", "quit", "invalid", "deal"] as const;
+export type OfferAnswer = (typeof OFFER_ANSWERS)[number];
+
+export interface OfferResult {
+  kind: "offer";
+  id: string;
+  /** The shopper's offer, dollars a night. */
+  price: number;
+  answer: OfferAnswer;
+  /** The seller's counter price (`counter`), else null. */
+  counter: number | null;
+  /** What the seller said ("" when nothing, or when the shopper's offer met its counter). */
+  message: string;
+  /** The agreed price when this offer made a deal, else null. */
+  deal: number | null;
+}
+
+/**
+ * One move of a negotiation as the export keeps it: the shopper's offers (with the seller's
+ * `answer`) and the seller's own moves (`counter`, `accept`, `reject`, `quit`, `invalid`), in order.
+ */
+export interface NegotiationMove {
+  /** The shopper's tool call (1-based step) this move belongs to. */
+  step: number;
+  side: "buyer" | "seller";
+  move: "offer" | Exclude<OfferAnswer, "deal">;
+  /** Dollars: the offer, the counter, or the accepted price; null for reject, quit, invalid. */
+  price: number | null;
+  message: string;
+  /** On a shopper's offer: how it was answered. */
+  answer?: OfferAnswer;
+}
+
+/** One listing's negotiation in an episode: who sold, its private cost, the moves and the result. */
+export interface Negotiation {
+  id: string;
+  /** The seller negotiator's role (`seller-1`, …). */
+  seller: string;
+  listPrice: number;
+  cost: number;
+  /** The request's price cap (the buyer's budget B), null when it has none. */
+  cap: number | null;
+  offers: NegotiationMove[];
+  /** The agreed price, null without a deal. */
+  deal: number | null;
+  /** The seller ended it (quit). */
+  closed: boolean;
+  /** Seller answers that could not be read (an action error, a deal at a price never offered). */
+  sellerInvalid: number;
+}
 
 /** One tool call as the agent made it: its tool name and arguments, as given. */
 export interface ShopCall {
@@ -263,4 +341,10 @@ export interface ShopOutcome {
   trajectory: TrajectoryEntry[];
   /** An invalid or failed episode: why, and the last thing the agent sent. */
   nonResponse: { reason: string; raw: string } | null;
+  /** With offers in the design (absent in a plain shop): every negotiation, listing by listing. */
+  negotiations?: Negotiation[];
+  /** With offers: the nightly price paid — the agreed price where there was a deal, else the list price; null without a booking. */
+  paid?: number | null;
+  /** With offers: out of steps while a negotiation was still open (no deal, not ended by the seller). */
+  deadlock?: boolean;
 }

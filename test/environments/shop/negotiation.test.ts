@@ -1,0 +1,227 @@
+import { describe, expect, it } from "vitest";
+import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { type Agent, runEpisode } from "../../../environments/kernel/index.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import {
+  buildShopTasks,
+  type ShopOutcome,
+  type ShopTask,
+  type ShopView,
+  shopMachine,
+} from "../../../environments/shop/index.ts";
+import { type Step, scripted } from "./helpers.ts";
+
+/** A design where every listing takes offers, dealt to two seller negotiators. */
+function negotiableTask(maxSteps = 15): ShopTask {
+  const tasks = buildShopTasks(
+    { tasks: 8, seed: 5, negotiable: 1, negotiators: 2, maxSteps, families: { open: 1 } },
+    DEFAULT_HOTEL_POOL,
+  );
+  return tasks[0]!;
+}
+
+/** A seller that plays a script of bargaining actions and keeps the views it was shown. */
+function scriptedSeller(moves: Record<string, unknown>[]) {
+  const views: unknown[] = [];
+  let i = 0;
+  const agent: Agent<unknown, unknown> & { views: unknown[] } = {
+    id: "seller-script",
+    views,
+    act(obs) {
+      views.push(obs.view);
+      const m = moves[i++];
+      if (!m) throw new Error("seller script ran out");
+      return { action: m };
+    },
+  };
+  return agent;
+}
+
+async function play(task: ShopTask, shopper: Step[], sellers: Record<string, Agent<unknown, unknown>>) {
+  const agent = scripted(shopper);
+  const r = await runEpisode<ShopOutcome>(
+    shopMachine,
+    { task },
+    { shopper: agent, ...sellers },
+    { rng: createRng(1), trialKey: "k", replicate: 0 },
+  );
+  return { ...r, seen: agent.seen };
+}
+
+const search = { type: "search", sort: "price_low" };
+const firstId = (v: ShopView) => {
+  const call = v.turns[0]!.calls[0]!;
+  if (call.result.kind !== "results") throw new Error("no results");
+  return call.result.cards[0]!.id;
+};
+
+describe("offers in the shop", () => {
+  it("a design with offers marks every negotiable listing with a seller and a cost below its price; a plain design adds nothing", () => {
+    const t = negotiableTask();
+    expect(t.rules.offers).toBe(true);
+    for (const l of t.listings) {
+      expect(l.negotiation?.seller).toMatch(/^seller-[12]$/);
+      expect(l.negotiation!.cost).toBeLessThan(l.price);
+      expect(l.negotiation!.cost).toBeGreaterThanOrEqual(0.6 * l.price - 0.01);
+    }
+    expect(new Set(t.listings.map((l) => l.negotiation!.seller)).size).toBe(2);
+    const plain = buildShopTasks({ tasks: 4, seed: 5 }, DEFAULT_HOTEL_POOL);
+    const plainAgain = buildShopTasks({ tasks: 4, seed: 5, negotiable: 0 }, DEFAULT_HOTEL_POOL);
+    expect(plainAgain).toEqual(plain);
+    for (const l of plain[0]!.listings) expect(l.negotiation).toBeUndefined();
+    expect(plain[0]!.rules.offers).toBeUndefined();
+  });
+
+  it("a counter, then an offer at the seller's own counter is a deal without asking, and book pays the agreed price", async () => {
+    const task = negotiableTask();
+    const seller = scriptedSeller([{ type: "offer", price: 1000, talk: "I can do 1000." }]);
+    let id = "";
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          id = firstId(v);
+          return { type: "offer", id, price: 50, message: "Would you take $50?" };
+        },
+        () => ({ type: "offer", id, price: 1000 }),
+        () => ({ type: "book", id }),
+      ],
+      { "seller-1": seller, "seller-2": seller },
+    );
+    expect(r.output.endReason).toBe("booked");
+    expect(r.output.paid).toBe(1000);
+    const n = r.output.negotiations!;
+    expect(n).toHaveLength(1);
+    expect(n[0]!.deal).toBe(1000);
+    expect(n[0]!.offers.map((m) => [m.side, m.move, m.price, m.answer])).toEqual([
+      ["buyer", "offer", 50, "counter"],
+      ["seller", "counter", 1000, undefined],
+      ["buyer", "offer", 1000, "deal"],
+    ]);
+    // The seller saw exactly the bargaining seller's view of this pair: its cost, the list price, the offer.
+    expect(seller.views).toHaveLength(1);
+    const l = task.listings.find((x) => x.id === id)!;
+    expect(seller.views[0]).toMatchObject({
+      role: "seller",
+      codename: id,
+      listedPrice: l.price,
+      history: [{ role: "buyer", type: "offer", price: 50, talk: "Would you take $50?" }],
+    });
+    // The shopper read the counter in its result.
+    const text = r.seen[2]!.messages.at(-1)!.content;
+    expect(text).toContain("The seller counters at $1000 a night.");
+  });
+
+  it("a seller accepting makes a deal at the offered price; a later offer on that listing is refused", async () => {
+    const task = negotiableTask();
+    const seller = scriptedSeller([{ type: "deal", price: 80, talk: "Deal." }]);
+    let id = "";
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          id = firstId(v);
+          return { type: "offer", id, price: 80 };
+        },
+        () => ({ type: "offer", id, price: 70 }),
+        () => ({ type: "book", id }),
+      ],
+      { "seller-1": seller, "seller-2": seller },
+    );
+    expect(r.output.paid).toBe(80);
+    expect(r.output.invalidCalls).toBe(1);
+    expect(r.output.trajectory[2]!.summary).toContain("already have a deal");
+  });
+
+  it("a seller's deal at a price never offered is its invalid answer, read as a rejection; the buyer's call stays valid", async () => {
+    const task = negotiableTask();
+    const seller = scriptedSeller([{ type: "deal", price: 999, talk: "Deal at 999." }]);
+    let id = "";
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          id = firstId(v);
+          return { type: "offer", id, price: 80 };
+        },
+        () => ({ type: "give_up", reason: "done" }),
+      ],
+      { "seller-1": seller, "seller-2": seller },
+    );
+    const n = r.output.negotiations![0]!;
+    expect(n.sellerInvalid).toBe(1);
+    expect(n.deal).toBeNull();
+    expect(r.output.invalidCalls).toBe(0);
+    expect(r.seen[2]!.messages.at(-1)!.content).toContain("no usable answer");
+  });
+
+  it("an offer to a listing that takes no offers is an error the shopper reads", async () => {
+    const task = buildShopTasks(
+      { tasks: 4, seed: 5, negotiable: 0.25, families: { open: 1 } },
+      DEFAULT_HOTEL_POOL,
+    )[0]!;
+    const plainOne = task.listings.find((l) => !l.negotiation)!;
+    const r = await play(
+      task,
+      [
+        { type: "search", page: 1 },
+        { type: "search", page: 2 },
+        { type: "search", page: 3 },
+        { type: "offer", id: plainOne.id, price: 10 },
+        { type: "give_up", reason: "x" },
+      ],
+      {},
+    );
+    expect(r.output.trajectory[3]!.ok).toBe(false);
+    expect(r.output.trajectory[3]!.summary).toContain("does not take offers");
+  });
+
+  it("a counter on the last step ends the episode out of steps with the deadlock flag", async () => {
+    const task = negotiableTask(2);
+    const seller = resolveBargainPlayer("rule:boulware", "seller").agent;
+    const r = await play(task, [search, (v) => ({ type: "offer", id: firstId(v), price: 20 })], {
+      "seller-1": seller,
+      "seller-2": seller,
+    });
+    expect(r.output.endReason).toBe("out-of-steps");
+    expect(r.output.deadlock).toBe(true);
+    expect(r.output.negotiations![0]!.offers[1]!.move).toBe("counter");
+  });
+
+  it("several negotiations in one message, each with its own seller, answered in order", async () => {
+    const task = negotiableTask();
+    const boulware = resolveBargainPlayer("rule:boulware", "seller").agent;
+    const conceder = resolveBargainPlayer("rule:conceder", "seller").agent;
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          const call = v.turns[0]!.calls[0]!;
+          if (call.result.kind !== "results") throw new Error("no results");
+          const ids = call.result.cards.slice(0, 3).map((c) => c.id);
+          return {
+            type: "several tool calls",
+            calls: ids.map((id) => ({ name: "offer", args: { id, price: 30 } })),
+          };
+        },
+        { type: "give_up", reason: "none" },
+      ],
+      { "seller-1": boulware, "seller-2": conceder },
+    );
+    const n = r.output.negotiations!;
+    expect(n).toHaveLength(3);
+    expect(r.output.steps).toBe(5);
+    for (const x of n) {
+      expect(x.offers[1]!.move).toBe("counter");
+      // A rule seller never counters below its cost.
+      expect(x.offers[1]!.price!).toBeGreaterThanOrEqual(x.cost);
+    }
+    // Each pair's seller saw only its own pair's history.
+    expect(r.seen[2]!.view.turns[1]!.calls.map((c) => c.result.kind)).toEqual(["offer", "offer", "offer"]);
+  });
+});
