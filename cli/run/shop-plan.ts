@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { resolveBargainPlayer, splitSpecs } from "../../agents/bargain/registry.ts";
 import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
 import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
@@ -7,7 +8,7 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
-import { ShopActionSchema } from "../../environments/shop/actions.ts";
+import { NegotiatingShopActionSchema, ShopActionSchema } from "../../environments/shop/actions.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
 import {
   buildShopTasks,
@@ -15,16 +16,17 @@ import {
   type DescriptionMode,
   parseShopDesign,
 } from "../../environments/shop/design.ts";
-import { shopEnvironment } from "../../environments/shop/environment.ts";
+import { negotiatingShopEnvironment, shopEnvironment } from "../../environments/shop/environment.ts";
 import {
   DESCRIPTION_ARMS,
   type DescriptionArm,
   SHOP_SHOPPER,
+  sellerRole,
   TASK_FAMILIES,
   type TaskFamily,
 } from "../../environments/shop/types.ts";
 import { parseOption, positiveInt } from "../options.ts";
-import { shopAgentNames } from "./shop.ts";
+import { DEFAULT_SELLER_NEGOTIATOR, shopAgentNames } from "./shop.ts";
 import { type CommonRunOptions, seedValue } from "./types.ts";
 
 interface ShopOptions extends CommonRunOptions {
@@ -45,6 +47,8 @@ interface ShopOptions extends CommonRunOptions {
   descriptions?: string;
   arms?: string;
   armRate?: string;
+  negotiable?: string;
+  sellerNegotiator?: string;
 }
 
 const rate = z.coerce
@@ -52,10 +56,20 @@ const rate = z.coerce
   .refine(Number.isFinite, "expected a number")
   .pipe(z.number().min(0, "expected a rate from 0 to 1").max(1, "expected a rate from 0 to 1"));
 
-/** `sim:<preset>` (a simulated shopper with known parameters) or `openai:<model>` (the LLM agent in a tool loop). */
-export function resolveShopAgent(spec: string, llm?: LlmContext): AgentEntry {
+/**
+ * `sim:<preset>` (a simulated shopper with known parameters) or `openai:<model>` (the LLM agent in a
+ * tool loop); with `offers`, the LLM agent is given the offer tool too.
+ */
+export function resolveShopAgent(spec: string, llm?: LlmContext, offers = false): AgentEntry {
   const outside = outsideEntry(spec, "shop", SHOP_SHOPPER, llm);
-  if (outside) return outside;
+  if (outside) {
+    if (offers)
+      throw new UserError(
+        `agent ${spec}: an agent from outside cannot shop with offers yet (its MCP tools have no offer)`,
+        "leave --negotiable out for this agent, or run it as a seller negotiator instead",
+      );
+    return outside;
+  }
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);
@@ -70,7 +84,14 @@ export function resolveShopAgent(spec: string, llm?: LlmContext): AgentEntry {
     }
   }
   if (kind === "openai" && name.length > 0) {
-    return resolveLlmAgent(spec, name, SHOP_SHOPPER, ShopActionSchema, llm ?? { settings: {} }, SHOP_ANSWER);
+    return resolveLlmAgent(
+      spec,
+      name,
+      SHOP_SHOPPER,
+      offers ? NegotiatingShopActionSchema : ShopActionSchema,
+      llm ?? { settings: {} },
+      SHOP_ANSWER,
+    );
   }
   throw new UserError(
     `unknown agent "${spec}" for shop runs`,
@@ -159,6 +180,42 @@ function parseAdmissible(value: string): { minAdmissible: number; maxAdmissible:
   return { minAdmissible: Number(m[1]), maxAdmissible: Number(m[2]) };
 }
 
+/**
+ * `--negotiable` and `--seller-negotiator`: the seller negotiators' specs in role order (seller-1
+ * first), or none for a plain shop (no share, or a share of 0).
+ */
+export function parseNegotiators(o: { negotiable?: string; sellerNegotiator?: string }): string[] {
+  const share = o.negotiable === undefined ? 0 : parseOption("negotiable", rate, o.negotiable);
+  if (share === 0) {
+    if (o.sellerNegotiator !== undefined)
+      throw new UserError(
+        "--seller-negotiator needs --negotiable with a share above 0",
+        "add e.g. --negotiable 0.5, or leave --seller-negotiator out",
+      );
+    return [];
+  }
+  return splitSpecs(o.sellerNegotiator ?? DEFAULT_SELLER_NEGOTIATOR, "seller-negotiator");
+}
+
+/**
+ * Each shopper entry with the run's seller negotiators beside it, as roles seller-1…k: every buyer
+ * meets the same sellers on the same tasks (the OG-vs-plain comparison is paired on them). The
+ * identity names the sellers, so a run with other sellers is another run.
+ */
+export function withSellerNegotiators(
+  buyers: readonly AgentEntry[],
+  specs: readonly string[],
+  llm: LlmContext,
+): AgentEntry[] {
+  const sellers = specs.map((s) => resolveBargainPlayer(s, "seller", llm));
+  const players = Object.fromEntries(sellers.map((s, i) => [sellerRole(i + 1), s.agent]));
+  return buyers.map((b) => ({
+    label: b.label,
+    identity: { shopper: b.identity, sellers: sellers.map((s) => s.identity) },
+    players: { ...b.players, ...players },
+  }));
+}
+
 /** `bazaar run shop`: its options checked and turned into the run plan (nothing written). */
 export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
   const o = options as ShopOptions;
@@ -166,6 +223,11 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
     v === undefined ? undefined : parseOption(name, positiveInt, v);
   const share = (name: string, v: string | undefined) =>
     v === undefined ? undefined : parseOption(name, rate, v);
+  const negotiators = parseNegotiators(o);
+  const offerDesign =
+    negotiators.length > 0
+      ? { negotiable: parseOption("negotiable", rate, o.negotiable!), negotiators: negotiators.length }
+      : {};
   const design = parseShopDesign({
     seed: seedValue(o.seed ?? "2026"),
     tasks: int("tasks", o.tasks),
@@ -180,20 +242,24 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
     discountRate: share("discount-rate", o.discountRate),
     ...(o.admissible === undefined ? {} : parseAdmissible(o.admissible)),
     ...parseDescriptions(o),
+    ...offerDesign,
   });
   const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
-  const agents = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(",")).map((s) =>
-    resolveShopAgent(s, llm),
+  const offers = design.negotiable !== undefined;
+  const buyers = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(",")).map((s) =>
+    resolveShopAgent(s, llm, offers),
   );
+  const agents = offers ? withSellerNegotiators(buyers, negotiators, llm) : buyers;
   const tasks = buildShopTasks(design, pool);
   return planRun({
-    env: shopEnvironment,
+    env: offers ? negotiatingShopEnvironment : shopEnvironment,
     settings: {},
     tasks,
     agents,
     replicates: parseOption("replicates", positiveInt, o.replicates),
     design: {
       ...design,
+      ...(offers ? { sellerNegotiators: negotiators } : {}),
       pool: o.pool ? { file: path.basename(o.pool), hash: stableHash(pool) } : "default",
     },
   });

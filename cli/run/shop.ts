@@ -4,6 +4,8 @@ import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop
 import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
+/** The seller negotiator of negotiable listings when none is named. */
+export const DEFAULT_SELLER_NEGOTIATOR = "rule:boulware";
 
 export function shopAgentNames(): string[] {
   return [...Object.keys(SHOP_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
@@ -47,6 +49,14 @@ export function addShopOptions(cmd: Command): Command {
     .option(
       "--arms <list>",
       `with --descriptions battery: the arms in play, comma-separated (default all: ${DESCRIPTION_ARMS.join(",")}); neutral is the control and always in play; false-claim goes only on listings lacking an amenity (on others another of the arms is drawn)`,
+    )
+    .option(
+      "--negotiable <r>",
+      "share of each catalog's listings that take offers: the shopper gets the offer tool and each such listing's seller negotiator answers (default 0: none)",
+    )
+    .option(
+      "--seller-negotiator <specs>",
+      `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model> — every bargaining seller`,
     )
     .option(
       "--arm-rate <r>",
