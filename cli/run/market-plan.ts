@@ -14,7 +14,7 @@ import { type MarketRunPlan, marketTrials } from "../../environments/market/driv
 import { MARKET_ADOPTER, MARKET_STATIC, type SellerRole } from "../../environments/market/types.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { MARKET_DEFAULTS, sellerAgentNames } from "./market.ts";
-import { resolveShopAgent } from "./shop-plan.ts";
+import { parseNegotiators, resolveShopAgent, withSellerNegotiators } from "./shop-plan.ts";
 import { type CommonRunOptions, type Planner, seedValue } from "./types.ts";
 
 interface MarketOptions extends CommonRunOptions {
@@ -30,6 +30,8 @@ interface MarketOptions extends CommonRunOptions {
   pool?: string;
   pageSize?: string;
   maxSteps?: string;
+  negotiable?: string;
+  sellerNegotiator?: string;
 }
 
 /**
@@ -98,6 +100,7 @@ export function planMarket(options: CommonRunOptions, llm: LlmContext): MarketRu
   const o = options as MarketOptions;
   const int = (name: string, v: string | undefined) =>
     v === undefined ? undefined : parseOption(name, positiveInt, v);
+  const negotiators = parseNegotiators(o);
   const design = parseMarketDesign({
     seed: seedValue(o.seed ?? "2026"),
     sellers: int("sellers", o.sellers),
@@ -116,11 +119,18 @@ export function planMarket(options: CommonRunOptions, llm: LlmContext): MarketRu
           ),
     pageSize: int("page-size", o.pageSize),
     maxSteps: int("max-steps", o.maxSteps),
+    ...(negotiators.length > 0 ? { negotiable: Number(o.negotiable), negotiators: negotiators.length } : {}),
   });
   const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
   // Impossible markets (a pool too small) are refused here, before anything is written.
   buildBaseMarkets(design, pool);
-  const buyer = resolveShopAgent(oneSpec("buyer", o.buyer ?? DEFAULT_MARKET_BUYER), llm);
+  const shopper = resolveShopAgent(
+    oneSpec("buyer", o.buyer ?? DEFAULT_MARKET_BUYER),
+    llm,
+    negotiators.length > 0,
+  );
+  // With offers, the buyer entry fields the seller negotiators beside the shopper (roles seller-k).
+  const buyer = negotiators.length > 0 ? withSellerNegotiators([shopper], negotiators, llm)[0]! : shopper;
   const adopter = resolveSellerAgent(
     oneSpec("seller", o.seller ?? DEFAULT_MARKET_SELLER),
     MARKET_ADOPTER,
@@ -131,6 +141,7 @@ export function planMarket(options: CommonRunOptions, llm: LlmContext): MarketRu
     env: "market",
     design: { ...design, pool: o.pool ? { file: path.basename(o.pool), hash: stableHash(pool) } : "default" },
     buyer: { label: buyer.label, identity: buyer.identity },
+    ...(negotiators.length > 0 ? { sellerNegotiators: negotiators } : {}),
     seller: { label: adopter.label, identity: adopter.identity },
     static: { label: staticSeller.label, identity: staticSeller.identity },
   };

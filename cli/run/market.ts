@@ -53,5 +53,13 @@ export function addMarketOptions(cmd: Command): Command {
     )
     .option("--pool <file>", "hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
     .option("--page-size <n>", "result cards per search page in buyer episodes (default 8)")
-    .option("--max-steps <n>", "tool calls a buyer episode may make (default 15)");
+    .option("--max-steps <n>", "tool calls a buyer episode may make (default 15)")
+    .option(
+      "--negotiable <r>",
+      "share of each market's sellers whose listing takes offers in buyer episodes (the same sellers every round; default 0: none)",
+    )
+    .option(
+      "--seller-negotiator <specs>",
+      "with --negotiable: who answers the offers, comma-separated, the negotiable sellers dealt to them in turn (default rule:boulware): rule:<tactic>, sim:<preset>, openai:<model>",
+    );
 }

@@ -14,7 +14,14 @@ import { drawAppearance } from "../choice/design.ts";
 import { UserError } from "../kernel/errors.ts";
 import { createRng, type Rng } from "../kernel/rng.ts";
 import { areaOf } from "../shop/areas.ts";
-import { checkPoolForShop, dominates, drawRequiredAmenities, WISHES } from "../shop/design.ts";
+import {
+  checkPoolForShop,
+  dealNegotiators,
+  dominates,
+  drawRequiredAmenities,
+  treated,
+  WISHES,
+} from "../shop/design.ts";
 import { requestText } from "../shop/prompt.ts";
 import { isAdmissible } from "../shop/search.ts";
 import type { HardConstraints, Listing, ShopTask, TaskFamily } from "../shop/types.ts";
@@ -49,6 +56,13 @@ export const MarketDesignSchema = z.object({
   discountRate: rate.default(0.2),
   /** Seller messages without a valid call that end its turn. */
   sellerMaxInvalid: positive.default(2),
+  /**
+   * Share of a market's sellers whose listing takes offers (specs/market.md Part 3), the same in
+   * every round and adoption level; absent or 0 in a market without haggling.
+   */
+  negotiable: rate.optional(),
+  /** Seller negotiators answering offers: the negotiable sellers are dealt to them in turn. */
+  negotiators: positive.optional(),
 });
 export type MarketDesign = z.infer<typeof MarketDesignSchema>;
 export type MarketDesignInput = z.input<typeof MarketDesignSchema>;
@@ -69,7 +83,26 @@ export function parseMarketDesign(input: MarketDesignInput): MarketDesign {
   if (d.costShare[0] > d.costShare[1])
     problems.push(`the cost share's low end ${d.costShare[0]} is above its high end ${d.costShare[1]}`);
   if (problems.length > 0) throw new UserError(`impossible market design: ${problems.join("; ")}`, hint);
-  return { ...d, adopters: [...d.adopters].sort((a, b) => a - b) };
+  const { negotiable, negotiators, ...rest } = d;
+  // A market without offers spells none of their settings (its identity is as before offers).
+  const offers = negotiable ? { negotiable, negotiators: negotiators ?? 1 } : {};
+  return { ...rest, ...offers, adopters: [...d.adopters].sort((a, b) => a - b) };
+}
+
+/**
+ * Which sellers of a base market take offers, and who negotiates for each (its own cost as C):
+ * drawn once per base market, so every round and adoption level has the same ones.
+ */
+export function marketNegotiation(d: MarketDesign, base: BaseMarket): (Listing["negotiation"] | undefined)[] {
+  const roles = dealNegotiators(
+    base.sellers.length,
+    d.negotiable ?? 0,
+    d.negotiators ?? 1,
+    rootRng(d).fork(`market-${base.m}`).fork("negotiable"),
+  );
+  return roles.map((seller, i) =>
+    seller === undefined ? undefined : { seller, cost: base.sellers[i]!.cost },
+  );
 }
 
 /** One seller of a market: its starting listing, its cost and its price cap (whole dollars). */
@@ -231,13 +264,6 @@ export function drawMarketRequest(rng: Rng, base: BaseMarket): HardConstraints {
   return { maxPrice, minStars, areas, amenities };
 }
 
-/** Exactly round(rate × n) of n listings, rounded at random, chosen uniformly. */
-function treated(rng: Rng, n: number, p: number): Set<number> {
-  const exact = p * n;
-  const count = Math.floor(exact) + (rng.bernoulli(exact - Math.floor(exact)) ? 1 : 0);
-  return new Set(rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, count));
-}
-
 /** The family a request is over the current listings: by how many are admissible. */
 function familyOf(admissible: readonly Listing[]): { family: TaskFamily; dominance: ShopTask["dominance"] } {
   if (admissible.length === 0) return { family: "infeasible", dominance: null };
@@ -261,6 +287,7 @@ export function buyerTasks(
 ): ShopTask[] {
   const stream = rootRng(d).fork(`market-${instance.m}`).fork(`round-${round}`);
   const n = listings.length;
+  const negotiation = marketNegotiation(d, instance.base);
   const tasks: ShopTask[] = [];
   for (let b = 1; b <= d.buyersPerRound; b++) {
     const rng = stream.fork(`buyer-${b}`);
@@ -275,6 +302,7 @@ export function buyerTasks(
     const tags = rng.fork("tags");
     const shown: Listing[] = listings.map((l, i) => ({
       ...l,
+      ...(negotiation[i] ? { negotiation: negotiation[i] } : {}),
       treatments: {
         rank: ranks[i]!,
         sponsored: sponsored.has(i),
@@ -292,7 +320,12 @@ export function buyerTasks(
       family,
       request: { text: requestText(constraints, wishes), constraints, wishes },
       listings: shown,
-      rules: { pageSize: d.pageSize, maxSteps: d.maxSteps, maxInvalid: d.maxInvalid },
+      rules: {
+        pageSize: d.pageSize,
+        maxSteps: d.maxSteps,
+        maxInvalid: d.maxInvalid,
+        ...(d.negotiable ? { offers: true as const } : {}),
+      },
       admissible: admissible.map((l) => l.id),
       dominance,
     });

@@ -18,7 +18,7 @@ import { stableHash } from "../kernel/hash.ts";
 import type { AgentEntry } from "../kernel/types.ts";
 import { type ExecuteOptions, executeRun, type RunResult } from "../runner/execute.ts";
 import { planRun, type RunPlan } from "../runner/plan.ts";
-import { shopEnvironment } from "../shop/environment.ts";
+import { negotiatingShopEnvironment, shopEnvironment } from "../shop/environment.ts";
 import type { ShopOutcome, ShopTask } from "../shop/types.ts";
 import type { Store } from "../store/index.ts";
 import { ensureMarket, linkMarketRuns, type MarketRunPart } from "../store/markets.ts";
@@ -202,7 +202,8 @@ function readRound(store: Store, buyers: RunPlan, states: readonly MarketState[]
       taskId: task.taskId,
       rules: task.rules,
       shown: outcome.shown.map((s) => ({ id: s.id, page: s.page, rank: s.rank, viewed: viewed.has(s.id) })),
-      booked: booked ? { id: booked.id, price: booked.price } : null,
+      // With offers, a booking pays the agreed price where there was a deal.
+      booked: booked ? { id: booked.id, price: outcome.paid ?? booked.price } : null,
     });
   }
   return states.map((s) =>
@@ -320,11 +321,17 @@ export async function runMarket(
   for (let round = 1; round <= d.rounds; round++) {
     if (opts.signal?.aborted) return finish({ interrupted: true });
     const buyers = subPlan(
-      shopEnvironment,
+      d.negotiable ? negotiatingShopEnvironment : shopEnvironment,
       roundRunId(plan.marketId, round, "buyers"),
       instances.flatMap((inst, i) => buyerTasks(d, inst, round, states[i]!.listings)),
       plan.buyer,
-      { market: plan.marketId, round, part: "buyers" },
+      {
+        market: plan.marketId,
+        round,
+        part: "buyers",
+        // Who answers offers (seller-1 first), as a shop run's design names them for its analysis.
+        ...(plan.config.sellerNegotiators ? { sellerNegotiators: plan.config.sellerNegotiators } : {}),
+      },
       listingsNow(states),
     );
     const stopBuyers = await runPart(round, "buyers", buyers);

@@ -149,30 +149,34 @@ function normalizeOffers(d: ShopDesign): ShopDesign {
 export const COST_SHARE = [0.6, 0.9] as const;
 
 /**
- * Which listings take offers — exactly round(negotiable × n) of them (rounded at random), chosen
- * independently of rank, tags and descriptions — each dealt to a seller negotiator in turn from a
- * random start, with its private cost.
+ * Which of `n` listings take offers — exactly round(share × n) of them (rounded at random), chosen
+ * independently of anything else drawn — and the seller negotiator role each is dealt, in turn
+ * from a random start among the `k`; undefined for a listing sold only at its price.
  */
+export function dealNegotiators(n: number, share: number, k: number, rng: Rng): (string | undefined)[] {
+  const out: (string | undefined)[] = Array.from({ length: n }, () => undefined);
+  if (share <= 0) return out;
+  const chosen = rng.shuffle([...treated(rng.fork("which"), n, share)].sort((a, b) => a - b));
+  const start = rng.int(k);
+  chosen.forEach((i, j) => {
+    out[i] = sellerRole(1 + ((start + j) % k));
+  });
+  return out;
+}
+
+/** The shop's negotiable listings, each with a private cost drawn as a share of its list price. */
 function drawNegotiation(
   prices: readonly number[],
   d: Pick<ShopDesign, "negotiable" | "negotiators">,
   rng: Rng,
 ): (Listing["negotiation"] | undefined)[] {
-  const out: (Listing["negotiation"] | undefined)[] = prices.map(() => undefined);
-  if (!d.negotiable) return out;
-  const k = d.negotiators ?? 1;
-  const chosen = rng.shuffle(
-    [...treated(rng.fork("which"), prices.length, d.negotiable)].sort((a, b) => a - b),
-  );
+  const roles = dealNegotiators(prices.length, d.negotiable ?? 0, d.negotiators ?? 1, rng);
   const costs = rng.fork("costs");
-  const start = rng.int(k);
-  chosen.forEach((i, j) => {
-    out[i] = {
-      seller: sellerRole(1 + ((start + j) % k)),
-      cost: roundCents(prices[i]! * costs.uniform(COST_SHARE[0], COST_SHARE[1])),
-    };
-  });
-  return out;
+  return roles.map((seller, i) =>
+    seller === undefined
+      ? undefined
+      : { seller, cost: roundCents(prices[i]! * costs.uniform(COST_SHARE[0], COST_SHARE[1])) },
+  );
 }
 
 /**
@@ -312,7 +316,8 @@ function findDominance(drafts: readonly Draft[], rng: Rng): [number, number] | n
 }
 
 /** Exactly round(rate × n) of n listings, rounded at random, chosen uniformly. */
-function treated(rng: Rng, n: number, p: number): Set<number> {
+/** Exactly round(p × n) of n indexes (the fraction rounded at random), chosen uniformly. */
+export function treated(rng: Rng, n: number, p: number): Set<number> {
   const exact = p * n;
   const count = Math.floor(exact) + (rng.bernoulli(exact - Math.floor(exact)) ? 1 : 0);
   return new Set(rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, count));
