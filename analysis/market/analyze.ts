@@ -19,6 +19,8 @@ export interface BuyerRecordLike {
   constraints: Partial<Record<ConstraintType, boolean>> | null;
   cheapestAdmissible: number | null;
   nonResponse: unknown;
+  /** With offers: the nightly price paid (the agreed price after a deal, else the list price). */
+  paid?: number | null;
 }
 
 /** What the tally reads of a seller turn's record. */
@@ -233,13 +235,15 @@ export class MarketTally {
     if (r.success) acc.successes++;
     if (r.nonResponse) acc.nonResponses++;
     if (r.booked) {
+      // A haggled booking pays the agreed price: revenue, price paid and money left use it.
+      const price = r.paid ?? r.booked.price;
       acc.bookings++;
-      acc.paid += r.booked.price;
+      acc.paid += price;
       const l = acc.byListing.get(r.booked.id) ?? { bookings: 0, revenue: 0 };
-      acc.byListing.set(r.booked.id, { bookings: l.bookings + 1, revenue: l.revenue + r.booked.price });
+      acc.byListing.set(r.booked.id, { bookings: l.bookings + 1, revenue: l.revenue + price });
       if (r.constraints && Object.values(r.constraints).some((met) => met === false)) acc.violations++;
       if (r.booked.admissible && r.cheapestAdmissible !== null) {
-        acc.left += r.booked.price - r.cheapestAdmissible;
+        acc.left += price - r.cheapestAdmissible;
         acc.leftN++;
       }
     }
