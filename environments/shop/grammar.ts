@@ -6,7 +6,9 @@
  */
 import type { ShopCall } from "./types.ts";
 
-const ACTION_LINE = /^\s*Action:\s*(.*?)\s*$/;
+// `s` on both: a line is split at "\n" only, and the JSON of a call may still hold U+2028/U+2029
+// (JSON.stringify leaves them as they are), which a plain `.` would not match.
+const ACTION_LINE = /^\s*Action:\s*(.*?)\s*$/s;
 const CALL = /^([A-Za-z_][A-Za-z0-9_]*)\((.*)\)$/s;
 
 /** A call read from a text reply; `problem` says why it cannot be run as written. */

@@ -11,14 +11,23 @@ import { CHAINS } from "../../datasets/hotels/schema.ts";
 import type { Message, Observation } from "../kernel/types.ts";
 import { SearchActionSchema } from "./actions.ts";
 import { parseActionLines } from "./grammar.ts";
-import { AMENITY_LABEL, REQUEST_CLOSING, REQUEST_OPENING, SHOP_SYSTEM_INTRO } from "./prompt.ts";
-import { ENDORSEMENT_TAG, NEGOTIABLE_TAG, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
+import {
+  AMENITY_LABEL,
+  OFFER_TOOL_LINE,
+  REQUEST_CLOSING,
+  REQUEST_OPENING,
+  SHOP_SYSTEM_INTRO,
+  shopSystemPrompt,
+} from "./prompt.ts";
+import { ENDORSEMENT_TAG, NEGOTIABLE_TAG, offerText, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
 import { searchQuery } from "./search.ts";
 import type {
   Amenity,
   Card,
   HardConstraints,
   ListingDetail,
+  OfferAnswer,
+  OfferResult,
   ShopCall,
   ShopRequest,
   ShopRules,
@@ -33,7 +42,8 @@ const RATING = /^(\d{1,2}\.\d)\/10 from ([\d,]+) reviews?$/;
 const PLACE = /^(.*) \(([^()]*)\)$/;
 const SCARCITY = /^Only (\d+) rooms? left$/;
 const FOOTER = /\n\[(\d+) of (\d+) tool calls used\]$/;
-const ECHO_CALL = /^([A-Za-z_][A-Za-z0-9_]*|)\((.*)\)$/;
+// `s`: the arguments are one line of JSON, which may still hold U+2028/U+2029 (JSON.stringify leaves them).
+const ECHO_CALL = /^([A-Za-z_][A-Za-z0-9_]*|)\((.*)\)$/s;
 const BLOCK = /^Result of call (\d+) \(([^()]*)\):\n/;
 
 function money(text: string): number {
@@ -47,10 +57,16 @@ function readRules(system: string): { rules: ShopRules; areas: string[] } | null
   const invalid = /the task also ends after (\d+) invalid calls? in a row\./.exec(system);
   const areas = /^Areas: (.*) \(a neighborhood name works as an area too\)\.$/m.exec(system);
   if (!page || !steps || !invalid || !areas) return null;
-  return {
-    rules: { pageSize: Number(page[1]), maxSteps: Number(steps[1]), maxInvalid: Number(invalid[1]) },
-    areas: (areas[1] as string).split(", "),
+  const rules: ShopRules = {
+    pageSize: Number(page[1]),
+    maxSteps: Number(steps[1]),
+    maxInvalid: Number(invalid[1]),
   };
+  if (system.includes(`\n${OFFER_TOOL_LINE}\n`)) rules.offers = true;
+  const read = { rules, areas: (areas[1] as string).split(", ") };
+  // Whole-prompt check: a prompt that differs anywhere (a tool line of another design, an edited
+  // rule) is not one this shop wrote, and its rules would be guessed.
+  return shopSystemPrompt(read.rules, read.areas) === system ? read : null;
 }
 
 function splitOr(text: string): string[] {
@@ -220,6 +236,83 @@ function readListing(lines: string[]): ToolResult | null {
   return { kind: "listing", listing };
 }
 
+/** A dollar amount as `formatUsd` writes it ("$180", "$179.50": no thousands separators). */
+const USD = String.raw`-?\$\d+(?:\.\d{2})?`;
+const OFFER_HEAD = new RegExp(`^Offer to listing (\\S+): (${USD}) a night\\. `);
+const COUNTER = new RegExp(`^The seller counters at (${USD}) a night\\.`);
+const DEAL_LINE = new RegExp(`^Deal at (${USD}) a night: `);
+const SAYS = " The seller says: ";
+
+/** How each answer other than a counter opens, after the offer's own sentence. */
+const ANSWER_SENTENCES: readonly [OfferAnswer, string][] = [
+  ["accept", "The seller accepts."],
+  ["deal", "That is the seller's own offer."],
+  ["reject", "The seller rejects it."],
+  ["quit", "The seller ends the negotiation."],
+  ["invalid", "The seller gave no usable answer: take it as a rejection."],
+];
+
+function usd(text: string): number {
+  return text.startsWith("-") ? -money(text.slice(1)) : money(text);
+}
+
+/** The seller's quoted words after an answer's sentence: "" when none, null when not a JSON string. */
+function readSaid(rest: string): string | null {
+  if (rest === "") return "";
+  if (!rest.startsWith(SAYS)) return null;
+  try {
+    const said: unknown = JSON.parse(rest.slice(SAYS.length));
+    return typeof said === "string" ? said : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The answer to an offer (`offerText`): the offer's line with the seller's answer and its quoted
+ * words (JSON, so quotes and newlines stay on the line), then what the shopper can do next. Read
+ * field by field, then written again and compared, so only exactly what `offerText` writes is read.
+ */
+function readOffer(body: string): OfferResult | null {
+  const nl = body.indexOf("\n");
+  if (nl < 0) return null;
+  const first = body.slice(0, nl);
+  const head = OFFER_HEAD.exec(first);
+  if (!head) return null;
+  const rest = first.slice(head[0].length);
+  let answer: OfferAnswer;
+  let said: string | null = "";
+  let counter: number | null = null;
+  const counters = COUNTER.exec(rest);
+  if (counters) {
+    answer = "counter";
+    counter = usd(counters[1] as string);
+    said = readSaid(rest.slice(counters[0].length));
+  } else {
+    const opening = ANSWER_SENTENCES.find(([, sentence]) => rest.startsWith(sentence));
+    if (!opening) return null;
+    answer = opening[0];
+    said = readSaid(rest.slice(opening[1].length));
+  }
+  if (said === null) return null;
+  let deal: number | null = null;
+  if (answer === "accept" || answer === "deal") {
+    const d = DEAL_LINE.exec(body.slice(nl + 1));
+    if (!d) return null;
+    deal = usd(d[1] as string);
+  }
+  const result: OfferResult = {
+    kind: "offer",
+    id: head[1] as string,
+    price: usd(head[2] as string),
+    answer,
+    counter,
+    message: said,
+    deal,
+  };
+  return offerText(result) === body ? result : null;
+}
+
 /** One result as the agent read it, with the step number of its budget line. */
 function readResult(
   text: string,
@@ -234,6 +327,7 @@ function readResult(
   if (body.startsWith("Error: ") && lines.length === 1) result = { kind: "error", message: body.slice(7) };
   else if (body.startsWith("Found ") && call.tool === "search") result = readSearch(lines, call, rules);
   else if (body.startsWith("Listing ") && call.tool === "view") result = readListing(lines);
+  else if (body.startsWith("Offer to listing ") && call.tool === "offer") result = readOffer(body);
   return result ? { result, step: Number(foot[1]) } : null;
 }
 
