@@ -1,0 +1,125 @@
+/**
+ * Offers through the CLI (in process): `run shop --negotiable` stores episodes whose records carry
+ * each listing's negotiator and cost and the negotiation fields of the export contract; bad offer
+ * options are refused before anything is written; `serve shop` with offers is refused (an outside
+ * shopper has no offer tool yet); `run market --negotiable` runs its rounds with offers.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runInProcess, tempDir } from "../helpers/cli.ts";
+
+describe("offers from the command line", () => {
+  it("refuses impossible offer options with a message saying what and how, storing nothing", async () => {
+    const store = path.join(tempDir(), "bad.db");
+    const cases: [string[], RegExp][] = [
+      [["--seller-negotiator", "rule:boulware"], /--seller-negotiator needs --negotiable/],
+      [["--negotiable", "1.5"], /--negotiable.*rate from 0 to 1/],
+      [["--negotiable", "0.5", "--seller-negotiator", "rule:nope"], /unknown seller "rule:nope"/],
+      [["--negotiable", "0.5", "--seller-negotiator", "rule:linear,rule:linear"], /named twice/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runInProcess(["run", "shop", "--tasks", "2", "--store", store, ...extra]);
+      expect(r.code, extra.join(" ")).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+    const served = await runInProcess([
+      "serve",
+      "shop",
+      "--negotiable",
+      "0.5",
+      "--store",
+      store,
+      "--tasks",
+      "2",
+    ]);
+    expect(served.code).toBe(2);
+    expect(served.err).toMatch(/cannot shop with offers yet/);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it("a shop run with offers exports each listing's negotiator and cost, and every episode's negotiations, price paid and deadlock flag", async () => {
+    const dir = tempDir();
+    const store = path.join(dir, "offers.db");
+    const run = await runInProcess([
+      "run",
+      "shop",
+      "--tasks",
+      "6",
+      "--replicates",
+      "1",
+      "--agent",
+      "sim:careful",
+      "--negotiable",
+      "0.5",
+      "--seller-negotiator",
+      "rule:boulware,sim:llm",
+      "--store",
+      store,
+      "--json",
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const runId = (JSON.parse(run.out) as { runId: string }).runId;
+    const out = path.join(dir, "offers.jsonl");
+    expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
+    const records = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records).toHaveLength(6);
+    for (const r of records) {
+      expect(r.rules).toMatchObject({ offers: true });
+      expect(Array.isArray(r.negotiations)).toBe(true);
+      expect(typeof r.deadlock).toBe("boolean");
+      const booked = r.booked as { price: number } | null;
+      expect(r.paid).toBe(booked ? booked.price : null);
+      const shown = r.shown as { negotiation?: { seller: string; cost: number }; price: number }[];
+      const negotiable = shown.filter((s) => s.negotiation);
+      for (const s of negotiable) {
+        expect(["seller-1", "seller-2"]).toContain(s.negotiation!.seller);
+        expect(s.negotiation!.cost).toBeLessThan(s.price);
+      }
+    }
+    expect(records.some((r) => (r.shown as { negotiation?: unknown }[]).some((s) => s.negotiation))).toBe(
+      true,
+    );
+  });
+
+  it("a market with offers runs its rounds through the shop with offers", async () => {
+    const store = path.join(tempDir(), "market.db");
+    const r = await runInProcess([
+      "run",
+      "market",
+      "--sellers",
+      "4",
+      "--rounds",
+      "2",
+      "--buyers-per-round",
+      "6",
+      "--negotiable",
+      "0.5",
+      "--seller-negotiator",
+      "rule:linear",
+      "--store",
+      store,
+      "--json",
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const again = await runInProcess([
+      "run",
+      "market",
+      "--sellers",
+      "4",
+      "--rounds",
+      "2",
+      "--buyers-per-round",
+      "6",
+      "--store",
+      store,
+      "--json",
+    ]);
+    expect(again.code).toBe(0);
+    // Without offers it is another market (its identity names the negotiators).
+    expect(JSON.parse(again.out).marketId).not.toBe(JSON.parse(r.out).marketId);
+  });
+});
