@@ -26,6 +26,8 @@ describe("offers from the command line", () => {
     const served = await runInProcess([
       "serve",
       "shop",
+      "--agent-name",
+      "x",
       "--negotiable",
       "0.5",
       "--store",
