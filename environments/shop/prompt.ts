@@ -26,6 +26,9 @@ export const OFFER_TOOL_LINE =
 export const OFFER_RULE_LINE =
   "- After a deal, book that listing to book it at the agreed price; without one, book pays the list price. Every offer counts as a tool call.";
 
+/** The text grammar's example of an offer, in a design with offers. */
+export const OFFER_EXAMPLE_LINE = 'Action: offer({"id": "k3x9qa", "price": 180, "message": "Would you take $180 a night?"})';
+
 export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): string {
   const offers = rules.offers === true;
   return [
@@ -47,6 +50,7 @@ export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): st
     "Without tools, end your reply with one line per call, exactly in this form:",
     'Action: search({"area": "Midtown", "maxPrice": 250})',
     'Action: view({"id": "k3x9qa"})',
+    ...(offers ? [OFFER_EXAMPLE_LINE] : []),
   ].join("\n");
 }
 
