@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
@@ -18,6 +19,22 @@ function agentGraphModule(): Promise<typeof import("./graph.ts")> {
 
 /** The tool message of a call whose environment answered the whole message once (above it). */
 const NOT_ANSWERED = "(no separate result for this call: see the result of the first call)";
+
+/**
+ * Which conversation of an episode a set of messages is: its opening (the leading system messages
+ * and the first message after them), which every later turn of that conversation repeats. An
+ * agent may hold several conversations in one episode — a shop's seller negotiator answers each
+ * listing's offers in that listing's own bargaining conversation — and each needs a thread of its
+ * own, or the second one's messages are read as the continuation of the first.
+ */
+export function conversationKey(messages: readonly Message[]): string {
+  const h = createHash("sha256");
+  for (const m of messages) {
+    h.update(m.role).update("\0").update(m.content).update("\0");
+    if (m.role !== "system") break;
+  }
+  return h.digest("hex").slice(0, 16);
+}
 
 interface ThreadState {
   /** How many of the environment's messages this thread has taken in. */
@@ -54,8 +71,8 @@ export interface LlmAgentSpec {
 }
 
 /**
- * An LLM agent for any environment: a LangGraph graph over ChatOpenAI, one thread per episode and
- * role. Each turn it takes the environment's new messages into the thread (a reply to its own tool
+ * An LLM agent for any environment: a LangGraph graph over ChatOpenAI, one thread per episode, role
+ * and conversation (`conversationKey`). Each turn it takes the environment's new messages into the thread (a reply to its own tool
  * call becomes that call's tool result), runs the graph on the thread, and returns the action. One
  * instance serves many episodes at once: everything per episode lives in its thread.
  */
@@ -127,13 +144,18 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     };
   }
 
-  /** The thread id of this agent's conversation in an episode. */
-  threadId(ctx: AgentContext): string {
-    return `${ctx.trialKey}|${this.role}`;
+  /** What the ids of this agent's threads in an episode start with (`endEpisode` ends them all). */
+  episodeThreads(ctx: AgentContext): string {
+    return `${ctx.trialKey}|${this.role}|`;
+  }
+
+  /** The thread id of this agent's conversation `messages` in an episode. */
+  threadId(ctx: AgentContext, messages: readonly Message[]): string {
+    return this.episodeThreads(ctx) + conversationKey(messages);
   }
 
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
-    const threadId = this.threadId(ctx);
+    const threadId = this.threadId(ctx, observation.messages);
     const seen = this.threads.get(threadId)?.seen ?? 0;
     return this.turn(threadId, observation.messages.slice(seen), ctx.replicate, ctx.signal);
   }
@@ -205,7 +227,8 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   }
 
   endEpisode(ctx: AgentContext): void {
-    this.endThread(this.threadId(ctx));
+    const prefix = this.episodeThreads(ctx);
+    for (const id of [...this.threads.keys()]) if (id.startsWith(prefix)) this.endThread(id);
   }
 
   endThread(threadId: string): void {

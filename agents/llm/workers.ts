@@ -241,7 +241,7 @@ class RemoteLlmAgent implements Agent<unknown, unknown> {
 
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<unknown>> {
     ctx.signal?.throwIfAborted();
-    const thread = this.agent.threadId(ctx);
+    const thread = this.agent.threadId(ctx, observation.messages);
     const known = this.threads.get(thread);
     const seen = known?.seen ?? 0;
     const fresh = observation.messages.slice(seen);
@@ -274,10 +274,13 @@ class RemoteLlmAgent implements Agent<unknown, unknown> {
   }
 
   endEpisode(ctx: AgentContext): void {
-    const thread = this.agent.threadId(ctx);
-    const known = this.threads.get(thread);
-    this.threads.delete(thread);
-    if (known) this.pool.endThread(this.session, known.handle, this.agent, thread);
+    // Every conversation the agent held in the episode (a shop's seller: one per listing).
+    const prefix = this.agent.episodeThreads(ctx);
+    for (const [thread, known] of [...this.threads]) {
+      if (!thread.startsWith(prefix)) continue;
+      this.threads.delete(thread);
+      this.pool.endThread(this.session, known.handle, this.agent, thread);
+    }
   }
 }
 

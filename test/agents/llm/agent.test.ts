@@ -11,7 +11,7 @@ import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "../../../environments/choice/machine.ts";
-import { runEpisode } from "../../../environments/kernel/index.ts";
+import { type Message, runEpisode } from "../../../environments/kernel/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
 
 const [task] = buildChoiceTasks(
@@ -235,5 +235,34 @@ describe("LlmAgent in a tool loop (the shop): several tool calls in one message"
     expect((second[4] as ToolMessage).content).toMatch(
       /^Error: there is no tool "purchase"; the tools are search, view, book, give_up/,
     );
+  });
+});
+
+describe("LlmAgent: several conversations in one episode", () => {
+  it("keeps each conversation in a thread of its own (a shop's seller: one per listing) and ends them all with the episode", async () => {
+    const chat = fakeModel()
+      .respond(new AIMessage("a1"))
+      .respond(new AIMessage("b1"))
+      .respond(new AIMessage("a2"))
+      .respond(new AIMessage("a1 again"));
+    const agent = agentWith(chat);
+    const ctx = { rng: createRng(1), trialKey: "t", replicate: 0 };
+    const sys: Message = { role: "system", content: "You sell." };
+    const a: Message[] = [sys, { role: "user", content: "Item A: I offer 50." }];
+    const b: Message[] = [sys, { role: "user", content: "Item B: I offer 60." }];
+    const obs = (messages: Message[]) => ({ messages, view: null });
+    await agent.act(obs(a), ctx);
+    await agent.act(obs(b), ctx);
+    await agent.act(
+      obs([...a, { role: "assistant", content: "a1" }, { role: "user", content: "Item A: 55?" }]),
+      ctx,
+    );
+    const texts = (i: number) => chat.calls[i]!.messages.map((m) => `${m.getType()}:${m.content}`);
+    expect(texts(1)).toEqual(["system:You sell.", "human:Item B: I offer 60."]);
+    expect(texts(2)).toEqual(["system:You sell.", "human:Item A: I offer 50.", "ai:a1", "human:Item A: 55?"]);
+    agent.endEpisode(ctx);
+    // A new episode under the same key starts afresh: nothing of the ended threads is kept.
+    await agent.act(obs(a), ctx);
+    expect(texts(3)).toEqual(["system:You sell.", "human:Item A: I offer 50."]);
   });
 });
