@@ -7,7 +7,9 @@ import type { Store } from "../../environments/store/index.ts";
 import type { MarketRecord } from "../../environments/store/markets.ts";
 import { analyzeMarketRuns } from "../analyzers/market.ts";
 import type { Output } from "../output.ts";
+import { storeFlag } from "../store-option.ts";
 import { renderTable } from "../table.ts";
+import type { MarketViewData } from "../tui/market/screen.ts";
 
 /** A seller's turn in one cell: what it did, the new description's arm and opening. */
 function turnCell(t: SellerTurnRecord | undefined): string {
@@ -24,7 +26,7 @@ function turnCell(t: SellerTurnRecord | undefined): string {
 }
 
 /** Every seller turn of a market run, by market, round and seller. */
-function turnsOf(store: Store, market: MarketRecord): Map<string, SellerTurnRecord> {
+export function turnsOf(store: Store, market: MarketRecord): Map<string, SellerTurnRecord> {
   const out = new Map<string, SellerTurnRecord>();
   for (const link of market.runs) {
     if (link.part === "buyers" || !store.getRun(link.runId)) continue;
@@ -72,15 +74,19 @@ function roundLines(m: MarketResult, turns: Map<string, SellerTurnRecord>, marke
 /**
  * `bazaar watch <market>`: the market round by round — each seller's listing as the round's buyers
  * saw it, its bookings, and what it did at its turn — and where to step through a round's episodes.
- * Plain lines on a terminal too (the live market view is not built yet).
+ * On a terminal an interactive view (cli/tui/market/); piped, plain lines (as `watch <run>` decides).
+ *
+ * Everything is read from the store before the first await: the caller closes the store when this
+ * returns its promise, and the terminal view only reads what was loaded.
  */
 export function watchMarket(
   store: Store,
   market: MarketRecord,
-  o: { market?: string; limit?: string },
+  o: { market?: string; limit?: string; store?: string },
   out: Output,
   analyze: (store: Store, market: MarketRecord) => MarketAnalysis = analyzeMarketRuns,
-): void {
+  terminal: boolean = process.stdout.isTTY === true,
+): Promise<void> | undefined {
   const a = analyze(store, market);
   const keys = a.markets.map((m) => m.key);
   if (o.market !== undefined && !keys.includes(o.market))
@@ -88,14 +94,37 @@ export function watchMarket(
       `--market: market run ${market.id} has no market "${o.market}"`,
       `its markets: ${keys.join(", ")}`,
     );
+  const turns = turnsOf(store, market);
+  if (terminal)
+    return showMarketView({
+      id: market.id,
+      rounds: a.rounds,
+      sellersPerMarket: a.sellersPerMarket,
+      markets: a.markets,
+      turns,
+      storeFlag: o.store === undefined ? "" : storeFlag(o.store),
+      first: o.market === undefined ? 0 : keys.indexOf(o.market),
+    });
   const shown = o.market === undefined ? a.markets.slice(0, 1) : a.markets.filter((m) => m.key === o.market);
   out.log(
     `market ${market.id} · ${a.markets.length} market${a.markets.length === 1 ? "" : "s"} of ${a.sellersPerMarket} sellers · ${Math.max(0, ...a.markets.map((m) => m.rounds.length))} of ${a.rounds} rounds with buyer episodes stored`,
   );
-  const turns = turnsOf(store, market);
   for (const m of shown) for (const line of roundLines(m, turns, market.id)) out.log(line);
   if (shown.length < a.markets.length)
     out.log(
       `\nother markets: ${keys.filter((k) => !shown.some((m) => m.key === k)).join(", ")} (--market <key>)`,
     );
+  return undefined;
+}
+
+/** The interactive view; ink and React load only here (they take most of a second to import). */
+async function showMarketView(data: MarketViewData & { first: number }): Promise<void> {
+  process.env.NODE_ENV ??= "production";
+  const [{ render }, { createElement }, { MarketApp }] = await Promise.all([
+    import("ink"),
+    import("react"),
+    import("../tui/market/MarketApp.tsx"),
+  ]);
+  const app = render(createElement(MarketApp, { data, market: data.first }), { exitOnCtrlC: false });
+  await app.waitUntilExit();
 }
