@@ -62,29 +62,49 @@ export function turnText(t: TurnLike | undefined): string {
   return parts.join(" · ");
 }
 
+/**
+ * The listing a round's buyers saw: as its turn after the round records it, or — while that turn
+ * is not stored yet (a market stopped mid-round) — as the seller left it at its turn before.
+ */
+function seenListing(
+  m: MarketResult,
+  roundIndex: number,
+  seller: number,
+  turns: TurnsByPlace,
+): { price: number; arm: string; description: string | null } | null {
+  const r = m.rounds[roundIndex];
+  if (!r) return null;
+  const own = r.sellers.find((x) => x.seller === seller);
+  const t = turns.get(turnPlace(m.key, r.round, seller));
+  if (own?.price != null && own.arm !== null)
+    return { price: own.price, arm: own.arm, description: t?.before.description ?? null };
+  const before = turns.get(turnPlace(m.key, r.round - 1, seller));
+  return before ? { price: before.price, arm: before.arm, description: before.description } : null;
+}
+
 /** The sellers of one round of one market, in seller order. */
 export function sellerRows(m: MarketResult, roundIndex: number, turns: TurnsByPlace): SellerRow[] {
   const r = m.rounds[roundIndex];
   if (!r) return [];
-  const before = roundIndex > 0 ? m.rounds[roundIndex - 1] : undefined;
   return r.sellers.map((s) => {
     const info = m.sellers.find((x) => x.seller === s.seller);
     const t = turns.get(turnPlace(m.key, r.round, s.seller));
-    const previous = before?.sellers.find((x) => x.seller === s.seller)?.price ?? null;
+    const seen = seenListing(m, roundIndex, s.seller, turns);
+    const previous = roundIndex > 0 ? seenListing(m, roundIndex - 1, s.seller, turns) : null;
     return {
       seller: s.seller,
       name: info?.name ?? `seller ${s.seller}`,
       agent: info?.agent ?? "?",
       adopter: info?.adopter ?? false,
-      price: s.price,
-      priceChange: s.price !== null && previous !== null ? s.price - previous : null,
-      arm: s.arm,
+      price: seen?.price ?? null,
+      priceChange: seen && previous ? seen.price - previous.price : null,
+      arm: seen?.arm ?? null,
       bookings: s.bookings,
       share: s.share,
       turn: turnText(t),
       changed: t ? t.priceChanged || t.descriptionChanged : false,
       wrote: t?.descriptionChanged ? { arm: t.arm, text: t.description } : null,
-      seen: t ? t.before.description : null,
+      seen: seen?.description ?? null,
     };
   });
 }

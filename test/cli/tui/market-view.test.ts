@@ -70,6 +70,26 @@ describe("the market view's rows", () => {
     for (const r of moved) expect(r.turn).toMatch(/^\$\d+ → \$\d+/);
   });
 
+  it("a round whose turns are not stored yet (a market stopped mid-round) shows the listings as the turns before left them", () => {
+    const m = data.markets.find((x) => x.key === "k2-m1")!;
+    const last = m.rounds.length - 1;
+    const round = m.rounds[last]!;
+    const stored = sellerRows(m, last, data.turns);
+    // As the analysis has it when the round's turns are missing: no price or arm from them.
+    const cut = {
+      ...m,
+      rounds: m.rounds.map((r, i) =>
+        i === last ? { ...r, sellers: r.sellers.map((s) => ({ ...s, price: null, arm: null })) } : r,
+      ),
+    };
+    const turns = new Map([...data.turns].filter(([k]) => !k.startsWith(`${m.key}/${round.round}/`)));
+    const rows = sellerRows(cut, last, turns);
+    expect(rows.map((r) => [r.price, r.priceChange, r.arm, r.seen])).toEqual(
+      stored.map((r) => [r.price, r.priceChange, r.arm, r.seen]),
+    );
+    expect(rows.every((r) => r.turn === "(turn not stored yet)" && r.wrote === null)).toBe(true);
+  });
+
   it("says kept, no valid call, refusals and a missing turn in a few words", () => {
     const t = {
       before: { price: 213, description: "x", arm: "neutral" as const },
