@@ -10,6 +10,7 @@ export {
   type SellerInfo,
   type SellerRound,
   type SellerTurnLike,
+  t975,
   tInterval,
   type WrittenDescription,
 } from "./analyze.ts";
