@@ -7,6 +7,10 @@
  * simulated shoppers).
  */
 import type { ShopCovariate } from "../../../environments/shop/attributes.ts";
+import type { ShopSim } from "./haggler.ts";
+import type { SchedulePolicy } from "./haggler-schedule.ts";
+import { SellerPlayingHaggler, type SellerPlayingParams } from "./haggler-sellers.ts";
+import { type SingleHaggleParams, SingleListingHaggler } from "./haggler-single.ts";
 import { ShopShopper, type ShopShopperParams } from "./shopper.ts";
 
 /**
@@ -42,7 +46,7 @@ export const CAREFUL_BETA: Readonly<Record<ShopCovariate, number>> = {
   falseClaim: 0,
 };
 
-const CAREFUL: ShopShopperParams = {
+export const CAREFUL_PARAMS: Readonly<ShopShopperParams> = {
   beta: CAREFUL_BETA,
   strategy: "careful",
   ignoreShare: 0,
@@ -91,15 +95,57 @@ export const CREDULOUS_BETA: Readonly<Record<ShopCovariate, number>> = { ...CARE
  */
 export const CREDULOUS_CREDULITY = 0.6;
 
+/**
+ * The anchoring haggler's policy: it opens at 70% of the list price, raises by 5% of the list price
+ * a round up to its walk-away price of 85% (and bids that again while its budget lasts), and accepts
+ * the seller's lowest counter once it is at or below 85% of the list price; else it books at the list
+ * price. 5 steps held back from the careful shopper's budget for it.
+ */
+export const ANCHORING_HAGGLE: SingleHaggleParams = {
+  policy: { kind: "anchoring", open: 0.7, raise: 0.05, walkAway: 0.85 },
+  reserve: 5,
+};
+
+/**
+ * The one-seller schedule: bids of 60%, 70%, 80% and 90% of T = min(list price, cap), each made only
+ * when the seller's lowest counter is above it (else that counter is accepted); after the fourth bid
+ * the lowest counter is accepted when it is below the list price, else the listing is booked at the
+ * list price. 5 steps (four bids and an acceptance) held back from the careful shopper's budget.
+ */
+export const ONE_SELLER_SCHEDULE: SchedulePolicy = { kind: "schedule", fractions: [0.6, 0.7, 0.8, 0.9] };
+export const ONE_SELLER_HAGGLE: SingleHaggleParams = { policy: ONE_SELLER_SCHEDULE, reserve: 5 };
+
+/**
+ * The seller-playing haggler: the one-seller schedule with each of the (at most 3) cheapest
+ * negotiable admissible listings at once — as many as fit its budget after searching at 5 steps each
+ * plus the booking; its searches page only while 10 steps remain for haggling.
+ */
+export const SELLER_PLAYING_HAGGLE: SellerPlayingParams = {
+  policy: ONE_SELLER_SCHEDULE,
+  maxSellers: 3,
+  reserve: 10,
+};
+
+/** A preset's parameters: the careful shopper's, and a haggler's policy under `haggle`. */
+export type ShopPresetParams = ShopShopperParams & { haggle?: SingleHaggleParams | SellerPlayingParams };
+
 export interface ShopPreset {
   description: string;
-  params: ShopShopperParams;
-  make(id: string): ShopShopper;
+  params: ShopPresetParams;
+  make(id: string): ShopSim;
 }
 
 function preset(description: string, params: Partial<ShopShopperParams>): ShopPreset {
-  const full = { ...CAREFUL, ...params };
+  const full = { ...CAREFUL_PARAMS, ...params };
   return { description, params: full, make: (id) => new ShopShopper(id, full) };
+}
+
+function haggler(
+  description: string,
+  haggle: SingleHaggleParams | SellerPlayingParams,
+  make: (id: string) => ShopSim,
+): ShopPreset {
+  return { description, params: { ...CAREFUL_PARAMS, haggle }, make };
 }
 
 export const SHOP_PRESETS: Readonly<Record<string, ShopPreset>> = {
@@ -127,6 +173,30 @@ export const SHOP_PRESETS: Readonly<Record<string, ShopPreset>> = {
   credulous: preset(
     "careful, but also searches without the amenity filter and books the first listing that falsely claims a required amenity (and meets the other constraints) with probability 0.6; a false claim adds 0.3 utils",
     { beta: CREDULOUS_BETA, credulity: CREDULOUS_CREDULITY },
+  ),
+};
+
+/**
+ * Simulated market buyers that haggle (specs/market.md Part 3), with known policies: `--agent
+ * sim:<name>` in a shop run with offers. Kept apart from SHOP_PRESETS, so that what serve-sim serves
+ * and what the plain shop's tests iterate over stay the shoppers without offers. Without negotiable
+ * listings each is the careful shopper with part of its step budget held back.
+ */
+export const HAGGLER_PRESETS: Readonly<Record<string, ShopPreset>> = {
+  "anchoring-haggler": haggler(
+    "careful, then haggles over the listing it would book: opens at 70% of the list price, raises 5 points a round to 85%, accepts a counter at or below 85%, else pays the list price",
+    ANCHORING_HAGGLE,
+    (id) => new SingleListingHaggler(id, CAREFUL_PARAMS, ANCHORING_HAGGLE),
+  ),
+  "one-seller-haggler": haggler(
+    "careful, then haggles over the listing it would book: bids 60/70/80/90% of min(list, cap), accepts a lower counter, then the best counter below list; else pays the list price",
+    ONE_SELLER_HAGGLE,
+    (id) => new SingleListingHaggler(id, CAREFUL_PARAMS, ONE_SELLER_HAGGLE),
+  ),
+  "seller-playing-haggler": haggler(
+    "searches carefully, haggles with up to 3 of the cheapest negotiable listings at once by the one-seller schedule, telling each the lowest counter another seller made, and books the cheapest deal or list price",
+    SELLER_PLAYING_HAGGLE,
+    (id) => new SellerPlayingHaggler(id, CAREFUL_PARAMS, SELLER_PLAYING_HAGGLE),
   ),
 };
 
