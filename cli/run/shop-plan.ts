@@ -1,8 +1,10 @@
 import path from "node:path";
 import { z } from "zod";
+import { type OfferSchedule, parseSchedule } from "../../agents/bargain/offer-generator.ts";
+import { ogShopEntry } from "../../agents/bargain/og-shop.ts";
 import { resolveBargainPlayer, splitSpecs } from "../../agents/bargain/registry.ts";
 import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
-import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
+import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
@@ -49,6 +51,7 @@ interface ShopOptions extends CommonRunOptions {
   armRate?: string;
   negotiable?: string;
   sellerNegotiator?: string;
+  ogSchedule?: string;
 }
 
 const rate = z.coerce
@@ -57,10 +60,17 @@ const rate = z.coerce
   .pipe(z.number().min(0, "expected a rate from 0 to 1").max(1, "expected a rate from 0 to 1"));
 
 /**
- * `sim:<preset>` (a simulated shopper with known parameters) or `openai:<model>` (the LLM agent in a
- * tool loop); with `offers`, the LLM agent is given the offer tool too.
+ * `sim:<preset>` (a simulated shopper with known parameters), `openai:<model>` (the LLM agent in a
+ * tool loop) or, with offers, `og-narrator[:openai:<model>]` (the OG-Narrator buyer, which haggles
+ * and so shops only where listings take offers); with `offers`, the LLM agent is given the offer
+ * tool too.
  */
-export function resolveShopAgent(spec: string, llm?: LlmContext, offers = false): AgentEntry {
+export function resolveShopAgent(
+  spec: string,
+  llm?: LlmContext,
+  offers = false,
+  ogSchedule?: OfferSchedule,
+): AgentEntry {
   const outside = outsideEntry(spec, "shop", SHOP_SHOPPER, llm);
   if (outside) {
     if (offers)
@@ -74,7 +84,7 @@ export function resolveShopAgent(spec: string, llm?: LlmContext, offers = false)
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);
   if (kind === "sim") {
-    const preset = SHOP_PRESETS[name];
+    const preset = SHOP_PRESETS[name] ?? HAGGLER_PRESETS[name];
     if (preset) {
       return {
         label: spec,
@@ -82,6 +92,14 @@ export function resolveShopAgent(spec: string, llm?: LlmContext, offers = false)
         players: { [SHOP_SHOPPER]: preset.make(spec) as never },
       };
     }
+  }
+  if (kind === "og-narrator") {
+    if (!offers)
+      throw new UserError(
+        `agent ${spec}: the OG-Narrator haggles, so it shops only where listings take offers`,
+        "add --negotiable <share> (e.g. --negotiable 0.5), or leave this agent out",
+      );
+    return ogShopEntry(spec, llm ?? { settings: {} }, { ogSchedule });
   }
   if (kind === "openai" && name.length > 0) {
     return resolveLlmAgent(
@@ -246,9 +264,14 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
   });
   const pool: Hotel[] = o.pool ? loadHotelPool(o.pool) : DEFAULT_HOTEL_POOL;
   const offers = design.negotiable !== undefined;
-  const buyers = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(",")).map((s) =>
-    resolveShopAgent(s, llm, offers),
-  );
+  const specs = splitAgentSpecs(o.agent ?? DEFAULT_SHOP_AGENTS.join(","));
+  if (o.ogSchedule !== undefined && !specs.some((s) => s === "og-narrator" || s.startsWith("og-narrator:")))
+    throw new UserError(
+      "--og-schedule needs an og-narrator agent",
+      "add og-narrator to --agent (with --negotiable), or leave --og-schedule out",
+    );
+  const ogSchedule = o.ogSchedule === undefined ? undefined : parseSchedule(o.ogSchedule);
+  const buyers = specs.map((s) => resolveShopAgent(s, llm, offers, ogSchedule));
   const agents = offers ? withSellerNegotiators(buyers, negotiators, llm) : buyers;
   const tasks = buildShopTasks(design, pool);
   return planRun({

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { DEFAULT_SHOP_AGENTS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
+import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
 import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
@@ -8,7 +8,13 @@ export const DEFAULT_SHOP_REPLICATES = 4;
 export const DEFAULT_SELLER_NEGOTIATOR = "rule:boulware";
 
 export function shopAgentNames(): string[] {
-  return [...Object.keys(SHOP_PRESETS).map((k) => `sim:${k}`), "openai:<model>"];
+  return [
+    ...Object.keys(SHOP_PRESETS).map((k) => `sim:${k}`),
+    "openai:<model>",
+    ...Object.keys(HAGGLER_PRESETS).map((k) => `sim:${k} (with --negotiable)`),
+    "og-narrator (with --negotiable)",
+    "og-narrator:openai:<model> (with --negotiable)",
+  ];
 }
 
 /** The options of `bazaar run shop` (the run command adds the shared ones). */
@@ -57,6 +63,10 @@ export function addShopOptions(cmd: Command): Command {
     .option(
       "--seller-negotiator <specs>",
       `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model> — every bargaining seller`,
+    )
+    .option(
+      "--og-schedule <s>",
+      "with an og-narrator agent: its offers, linear, exp, linear:0.5:1, or factors 0.5,0.6,… of the request's price cap (default linear)",
     )
     .option(
       "--arm-rate <r>",

@@ -1,0 +1,233 @@
+/**
+ * The OG-Narrator as a market buyer: it never offers above the request's cap (every offer of many
+ * seeded episodes, against rule and simulated sellers, with several schedules and budgets), its
+ * offers are the paper's schedule of the cap, it books the cheapest admissible deal or list price,
+ * within the step budget; the narrator words each offer from that pair's dialogue alone and cannot
+ * change its price; the shop registry refuses it without offers.
+ */
+import { describe, expect, it } from "vitest";
+import type { NarrationRequest, Narrator } from "../../../agents/bargain/narrator.ts";
+import { offerAt, parseSchedule, scheduleFactors } from "../../../agents/bargain/offer-generator.ts";
+import { OgShopBuyer, ogShopEntry } from "../../../agents/bargain/og-shop.ts";
+import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
+import { resolveShopAgent } from "../../../cli/run/shop-plan.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { runEpisode } from "../../../environments/kernel/episode.ts";
+import { UserError } from "../../../environments/kernel/errors.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import type { Agent, AgentContext } from "../../../environments/kernel/types.ts";
+import {
+  buildShopTasks,
+  isAdmissible,
+  type ShopOutcome,
+  type ShopTask,
+  shopMachine,
+} from "../../../environments/shop/index.ts";
+
+async function play(
+  task: ShopTask,
+  shopper: Agent<unknown, unknown>,
+  sellers: readonly string[],
+  seed = "og",
+): Promise<ShopOutcome> {
+  const players = Object.fromEntries(
+    sellers.map((s, i) => [`seller-${i + 1}`, resolveBargainPlayer(s, "seller").agent]),
+  );
+  const r = await runEpisode<ShopOutcome>(
+    shopMachine,
+    { task },
+    { shopper, ...players },
+    { rng: createRng(`${task.taskId}/${seed}`), trialKey: task.taskId, replicate: 0 },
+  );
+  return r.output;
+}
+
+const og = (schedule?: string) =>
+  ogShopEntry("og-narrator", { settings: {} }, { ogSchedule: schedule ? parseSchedule(schedule) : undefined })
+    .players.shopper!;
+
+/** What a booking could have cost: the lowest deal or list price among the admissible listings shown. */
+function cheapestOnOffer(task: ShopTask, o: ShopOutcome): number {
+  const deals = new Map(o.negotiations!.map((n) => [n.id, n.deal]));
+  const prices = o.shown
+    .filter((s) => task.admissible.includes(s.id))
+    .map((s) => deals.get(s.id) ?? task.listings.find((l) => l.id === s.id)!.price);
+  return Math.min(...prices);
+}
+
+describe("the OG-Narrator in the shop", () => {
+  it("never offers above the cap, and books the cheapest admissible deal or list price within the step budget", async () => {
+    const designs: [{ seed: number; negotiable: number; maxSteps: number }, string[]][] = [
+      [{ seed: 3, negotiable: 0.5, maxSteps: 15 }, ["rule:boulware", "sim:llm"]],
+      [{ seed: 4, negotiable: 1, maxSteps: 15 }, ["rule:conceder", "rule:tit-for-tat", "sim:anchored"]],
+      [{ seed: 5, negotiable: 0.7, maxSteps: 30 }, ["rule:linear", "sim:erratic", "rule:hardliner"]],
+      [{ seed: 6, negotiable: 0.3, maxSteps: 8 }, ["sim:savvy", "rule:conceder"]],
+    ];
+    let offers = 0;
+    let deals = 0;
+    for (const [design, sellers] of designs) {
+      const tasks = buildShopTasks({ tasks: 30, negotiators: sellers.length, ...design }, DEFAULT_HOTEL_POOL);
+      for (const schedule of [undefined, "exp", "0.4,0.7,0.9"]) {
+        const buyer = og(schedule);
+        for (const task of tasks) {
+          const o = await play(task, buyer, sellers);
+          const where = `${task.taskId} ${schedule ?? "linear"} ${sellers.join(",")}`;
+          const cap = task.request.constraints.maxPrice!;
+          expect(o.steps, where).toBeLessThanOrEqual(task.rules.maxSteps);
+          expect(o.invalidCalls, where).toBe(0);
+          for (const n of o.negotiations!) {
+            expect(task.admissible, where).toContain(n.id);
+            for (const m of n.offers) {
+              if (m.side !== "buyer") continue;
+              offers++;
+              expect(m.price!, where).toBeLessThanOrEqual(cap);
+              expect(m.price!, where).toBeLessThan(n.listPrice);
+            }
+            if (n.deal !== null) deals++;
+          }
+          if (task.admissible.length === 0) {
+            expect(o.endReason, where).toBe("gave-up");
+            continue;
+          }
+          expect(o.endReason, where).toBe("booked");
+          expect(task.admissible, where).toContain(o.bookedId);
+          expect(o.paid, where).toBe(cheapestOnOffer(task, o));
+        }
+      }
+    }
+    expect(offers).toBeGreaterThan(500);
+    expect(deals).toBeGreaterThan(20);
+  });
+
+  it("offers the paper's schedule of the cap to every negotiable seller the budget fits, while below the list price", async () => {
+    const tasks = buildShopTasks(
+      { tasks: 30, seed: 9, negotiable: 0.6, negotiators: 1, families: { open: 1 } },
+      DEFAULT_HOTEL_POOL,
+    );
+    let checked = 0;
+    for (const task of tasks) {
+      // A hardliner always asks the list price: the generator's offers run their whole course.
+      const o = await play(task, og(), ["rule:hardliner"]);
+      const n = o.negotiations!;
+      if (n.length === 0) continue;
+      const cap = task.request.constraints.maxPrice!;
+      const shown = o.shown.map((s) => task.listings.find((l) => l.id === s.id)!);
+      const negotiable = shown
+        .filter((l) => task.admissible.includes(l.id) && l.negotiation)
+        .sort((a, b) => a.price - b.price);
+      // The plan, by hand: as many sellers as get 2+ steps each (the paper's 6 at most), one step to book.
+      const left = task.rules.maxSteps - (Math.min(...n.map((x) => x.offers[0]!.step)) - 1);
+      let sellers = negotiable.length;
+      let steps = 0;
+      for (; sellers >= 1; sellers--) {
+        steps = Math.min(6, Math.floor((left - 1) / sellers));
+        if (steps >= 2) break;
+      }
+      const factors = scheduleFactors({ kind: "linear", start: 0.5, end: 1 }, steps);
+      for (const l of negotiable.slice(0, sellers)) {
+        const expected = factors
+          .map((f) => offerAt(f, cap))
+          .filter((p, i, all) => p < l.price && all.slice(0, i).every((q) => q < l.price));
+        const made =
+          n
+            .find((x) => x.id === l.id)
+            ?.offers.filter((m) => m.side === "buyer")
+            .map((m) => m.price) ?? [];
+        expect(made, `${task.taskId} ${l.id}`).toEqual(expected);
+        checked++;
+      }
+      for (const x of n) expect(negotiable.slice(0, sellers).map((l) => l.id)).toContain(x.id);
+      expect(o.paid).toBe(cheapestOnOffer(task, o));
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it("takes the list price as the budget when the request has no cap", async () => {
+    const [base] = buildShopTasks(
+      { tasks: 4, seed: 12, negotiable: 1, negotiators: 1, families: { open: 1 } },
+      DEFAULT_HOTEL_POOL,
+    );
+    const constraints = { ...base!.request.constraints, maxPrice: null };
+    const task: ShopTask = {
+      ...base!,
+      request: { ...base!.request, constraints },
+      admissible: base!.listings.filter((l) => isAdmissible(l, constraints)).map((l) => l.id),
+    };
+    const o = await play(task, og(), ["rule:linear"]);
+    expect(o.negotiations!.length).toBeGreaterThan(0);
+    for (const n of o.negotiations!) {
+      const first = n.offers[0]!;
+      expect(first.price).toBe(offerAt(0.5, n.listPrice));
+      for (const m of n.offers) if (m.side === "buyer") expect(m.price!).toBeLessThan(n.listPrice);
+    }
+    expect(task.admissible).toContain(o.bookedId);
+  });
+
+  it("words each offer with the narrator from that pair's dialogue alone; the narrator cannot change the price", async () => {
+    const asked: NarrationRequest[] = [];
+    const narrator: Narrator = {
+      identity: { kind: "test" },
+      async narrate(request) {
+        asked.push(request);
+        return {
+          talk: `${"I insist on $1. ".repeat(60)}`,
+          usage: {
+            calls: 1,
+            cacheHits: 0,
+            inputTokens: 10,
+            outputTokens: 5,
+            reasoningTokens: 0,
+            latencyMs: 1,
+          },
+        };
+      },
+    };
+    const buyer = new OgShopBuyer("og-test", parseSchedule("linear"), narrator);
+    const task = buildShopTasks(
+      { tasks: 4, seed: 5, negotiable: 1, negotiators: 2 },
+      DEFAULT_HOTEL_POOL,
+    ).find((t) => t.family === "open")!;
+    const usages: number[] = [];
+    const metered: Agent<unknown, unknown> = {
+      id: "og-test",
+      async act(obs, ctx) {
+        const acted = await buyer.act(obs as never, ctx as AgentContext);
+        usages.push(acted.usage?.calls ?? 0);
+        return acted;
+      },
+    };
+    const o = await play(task, metered, ["rule:conceder", "rule:linear"]);
+    const buyerMoves = o.negotiations!.flatMap((n) => n.offers.filter((m) => m.side === "buyer"));
+    expect(asked).toHaveLength(buyerMoves.length);
+    expect(usages.reduce((a, b) => a + b, 0)).toBe(buyerMoves.length);
+    for (const m of buyerMoves) expect(m.message.length).toBe(600);
+    for (const r of asked) {
+      const n = o.negotiations!.find((x) => x.id === r.view.codename)!;
+      expect(r.view.role).toBe("buyer");
+      expect(r.view.limit).toBe(task.request.constraints.maxPrice);
+      expect(r.view.listedPrice).toBe(n.listPrice);
+      // Only this pair's moves: every price in its history is one of this negotiation's.
+      const prices = n.offers.map((m) => m.price);
+      for (const h of r.view.history) if (h.price !== null) expect(prices).toContain(h.price);
+    }
+    // Prices are the generator's, whatever the narrator said ("$1").
+    for (const m of buyerMoves) expect(m.price!).toBeGreaterThan(1);
+  });
+
+  it("is registered for shop runs with offers only; its narrator's model is preflighted", () => {
+    expect(() => resolveShopAgent("og-narrator", undefined, false)).toThrow(UserError);
+    expect(() => resolveShopAgent("og-narrator", undefined, false)).toThrow(
+      /only where listings take offers/,
+    );
+    const plain = resolveShopAgent("og-narrator", undefined, true, parseSchedule("0.5,0.8,1"));
+    expect(plain.identity).toMatchObject({ kind: "og-narrator", schedule: "0.5,0.8,1", market: "shop" });
+    const llm = resolveShopAgent(
+      "og-narrator:openai:some-model",
+      { settings: { baseURL: "http://127.0.0.1:9/v1" } },
+      true,
+    );
+    const shopper = llm.players.shopper as unknown as { modelEndpoints(): { model: string }[] };
+    expect(shopper.modelEndpoints().map((e) => e.model)).toEqual(["some-model"]);
+    expect(() => resolveShopAgent("og-narrator:nope", undefined, true)).toThrow(UserError);
+  });
+});
