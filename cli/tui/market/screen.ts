@@ -250,28 +250,42 @@ function lineWidth(cells: TableCells, cols: readonly Column[]): number {
   return cols.reduce((a, c) => a + cells.widths[c], 0) + GAP * (cols.length - 1);
 }
 
-function chooseLayout(cells: TableCells, w: number): Layout {
-  return LAYOUTS.find((l) => lineWidth(cells, l.line1) <= w) ?? LAYOUTS[LAYOUTS.length - 1]!;
+/** A name column narrower than this reads worse wrapped than given a line of its own. */
+const MIN_NAME_COLUMN = 24;
+
+/**
+ * The first layout whose first line fits with every name whole; failing that, the narrowest one
+ * with names wrapped in their column while it is wide enough, and then the name on a line of its own.
+ */
+function chooseLayout(cells: TableCells, w: number): { layout: Layout; nameW: number } {
+  const fits = LAYOUTS.slice(0, -1).find((l) => lineWidth(cells, l.line1) <= w);
+  if (fits) return { layout: fits, nameW: cells.widths.name };
+  const narrow = LAYOUTS[LAYOUTS.length - 2]!;
+  const nameW = w - (lineWidth(cells, narrow.line1) - cells.widths.name);
+  if (nameW >= MIN_NAME_COLUMN) return { layout: narrow, nameW };
+  const nameAt = cells.widths.num + GAP;
+  return { layout: LAYOUTS[LAYOUTS.length - 1]!, nameW: Math.max(8, w - nameAt) };
 }
 
 /** The seller table of one round, laid out for `w` columns. */
 function sellerTable(cells: TableCells, rows: readonly SellerRow[], w: number): Table {
-  const layout = chooseLayout(cells, w);
+  const { layout, nameW } = chooseLayout(cells, w);
+  const alone = layout.line1.length === 2;
   const nameAt = cells.widths.num + GAP;
   const indent = " ".repeat(nameAt);
-  // Where the name has the first line to itself it may take all of it, and wraps beyond.
-  const nameW = layout.line1.length === 2 ? Math.max(8, w - nameAt) : cells.widths.name;
   const line1 = (seg: (c: Column) => Line): Line =>
-    joinCells(layout.line1.map((c) => (c === "name" ? seg(c) : pad(seg(c), cells.widths[c]))));
+    joinCells(
+      layout.line1.map((c) =>
+        c === "name" && alone ? seg(c) : pad(seg(c), c === "name" ? nameW : cells.widths[c]),
+      ),
+    );
   const moreLine = (cols: readonly Column[], seg: (c: Column) => Line): Line => [
     { text: indent },
     ...joinCells(cols.map((c, i) => (i === cols.length - 1 ? seg(c) : pad(seg(c), cells.widths[c])))),
   ];
   const heading = (text: string): Line => [{ text, bold: true }];
   const header: Line[] = [
-    line1((c) =>
-      pad(heading(HEADER[c]), c === "name" ? Math.min(nameW, cells.widths.name) : cells.widths[c]),
-    ),
+    line1((c) => heading(HEADER[c])),
     ...layout.more.map((cols) => {
       const head = (turn: string) =>
         moreLine(cols, (c) =>
@@ -281,19 +295,16 @@ function sellerTable(cells: TableCells, rows: readonly SellerRow[], w: number): 
       return width(long) <= w ? long : head(HEADER.turn);
     }),
   ];
-  const tableWidth = Math.max(...header.map(width), lineWidth(cells, layout.line1));
+  const tableWidth = Math.max(
+    ...header.map(width),
+    lineWidth(cells, layout.line1) - (alone ? 0 : cells.widths.name - nameW),
+  );
   header.push([{ text: "─".repeat(Math.min(w, tableWidth)), color: "gray" }]);
   const table = rows.map((r) => {
     const names = wrap(r.name, nameW);
     const nameSeg = cells.segments(r, "name")[0]!;
     const out: Line[] = [
-      line1((c) =>
-        c === "name"
-          ? layout.line1.length === 2
-            ? [{ ...nameSeg, text: names[0]! }]
-            : pad([{ ...nameSeg, text: names[0]! }], nameW)
-          : cells.segments(r, c),
-      ),
+      line1((c) => (c === "name" ? [{ ...nameSeg, text: names[0]! }] : cells.segments(r, c))),
     ];
     // A name longer than its column goes on under itself, never cut.
     for (const piece of names.slice(1)) out.push([{ text: indent }, { ...nameSeg, text: piece }]);
@@ -468,8 +479,8 @@ export function marketScreen(
       ...labelled(turnsLabel, `bazaar watch ${data.id}-r${tag}-sellers${data.storeFlag}`, w),
     );
   }
-  // On a short terminal the lines that repeat what the title says, or only space things out, go
-  // first, so the sellers keep a few lines.
+  // Where the sellers do not all fit, the lines that repeat what the title and help say, or only
+  // space things out, make room for them.
   const parts = {
     title,
     legend,
@@ -485,9 +496,10 @@ export function marketScreen(
   const fixed = () =>
     Object.entries(parts).reduce((a, [k, lines]) => a + (k === "body" ? 0 : lines.length), 0);
   const natural = marketBody(data, state, m, w, Number.POSITIVE_INFINITY).lines.length;
-  const least = Math.min(natural, 7);
-  for (const drop of ["gapBottom", "gapTop", "roundsBar", "marketsBar", "stepIn", "legend"] as const)
-    if (h - fixed() < least) parts[drop] = [];
+  for (const drop of ["gapBottom", "gapTop", "roundsBar", "marketsBar", "legend"] as const)
+    if (h - fixed() < natural) parts[drop] = [];
+  // The way into the round's episodes goes only when the sellers would be left a line or two.
+  if (h - fixed() < Math.min(natural, 7)) parts.stepIn = [];
   const body = marketBody(data, state, m, w, Math.max(2, h - fixed()));
   parts.body = body.lines;
   return { lines: Object.values(parts).flat(), page: body.page, maxScroll: body.maxScroll };
