@@ -2,7 +2,8 @@
  * The shop analysis of a run: per agent, what its episodes ended with, pass^k over replicates, how
  * it searched, the funnel, its revealed preferences over what it saw with the price-equivalents of
  * rank and tags, money left on the table, the dominance checks, and — where descriptions vary — the
- * description arms' price-equivalents, injection followed and false-claim uptake. Episodes whose agent failed (an
+ * description arms' price-equivalents, injection followed and false-claim uptake; with offers in the
+ * design, the negotiation analysis (negotiation.ts). Episodes whose agent failed (an
  * infrastructure error after every retry) are missing data: counted apart and left out of every
  * estimate. Pure: records in, results out; randomness only from the seed given.
  */
@@ -14,6 +15,8 @@ import { type DominanceChecks, dominanceChecks } from "./dominance.ts";
 import { type Funnel, shopFunnel } from "./funnel.ts";
 import { type ShopLogit, shopLogit } from "./logit.ts";
 import { type MoneyOnTable, moneyOnTable } from "./money.ts";
+import { analyzeNegotiation, type NegotiationAnalysis } from "./negotiation.ts";
+import { hasOffers } from "./negotiation-records.ts";
 import { type ShopOutcomes, shopOutcomes } from "./outcomes.ts";
 import { type PassK, passK } from "./pass-k.ts";
 import type { ShopEpisode } from "./records.ts";
@@ -25,6 +28,8 @@ export interface ShopAnalysisOptions {
   /** Reference nightly price of the dollar figures (default $250, as catalog choice). */
   referencePrice?: number;
   level?: number;
+  /** The run's seller negotiator specs, seller-1 first (a design with offers names them). */
+  sellers?: readonly string[];
 }
 
 export interface ShopAgentAnalysis {
@@ -54,6 +59,8 @@ export interface ShopAnalysis {
   /** Some agent was shown a listing whose description was not neutral. */
   descriptionsVary: boolean;
   agents: ShopAgentAnalysis[];
+  /** Only for a run with offers (`--negotiable`): a plain shop's analysis has no such key. */
+  negotiation?: NegotiationAnalysis;
 }
 
 export function analyzeShop(all: readonly ShopEpisode[], options: ShopAnalysisOptions = {}): ShopAnalysis {
@@ -91,5 +98,13 @@ export function analyzeShop(all: readonly ShopEpisode[], options: ShopAnalysisOp
     draws,
     descriptionsVary: out.some((a) => a.descriptions.status === "ok"),
     agents: out,
+    ...(hasOffers(all)
+      ? {
+          negotiation: analyzeNegotiation(
+            all.filter((e) => e.endReason !== "agent-error"),
+            { sellers: options.sellers, draws, level, seed },
+          ),
+        }
+      : {}),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The shop report's figures as Vega-Lite specs (rendered by analysis/report's `renderSvg`): the
- * rank-effect curve in dollars, the funnel by rank, the pass^k curve, the tags' price-equivalents, and
- * (where descriptions vary) the description arms' price-equivalents.
+ * rank-effect curve in dollars, the funnel by rank, the pass^k curve, the tags' price-equivalents,
+ * (where descriptions vary) the description arms' price-equivalents, and (with offers) the price
+ * ladders and the discount by buyer.
  */
 import { intervalChart, type LinePoint, lineChart } from "../report/charts.ts";
 import type { VegaLiteSpec } from "../report/svg.ts";
 import type { ShopAnalysis } from "./analyze.ts";
 import { armPriceEquivalentChart } from "./arms-figure.ts";
+import { discountChart, priceLadderChart } from "./negotiation-figures.ts";
 
 export interface ShopFigure {
   file: string;
@@ -90,6 +92,21 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
       file: "shop-arm-price-equivalents.svg",
       title: `Price-equivalents of the description arms (at ${price})`,
       spec: arms,
+    });
+  const n = analysis.negotiation;
+  const ladders = n ? priceLadderChart(n) : null;
+  if (ladders)
+    out.push({
+      file: "shop-price-ladders.svg",
+      title: "Price ladders: example negotiations per buyer × seller",
+      spec: ladders,
+    });
+  const discount = n ? discountChart(n) : null;
+  if (discount)
+    out.push({
+      file: "shop-discount.svg",
+      title: "Discount against the list price, by buyer",
+      spec: discount,
     });
   return out;
 }

@@ -48,6 +48,46 @@ export {
   shopLogit,
 } from "./logit.ts";
 export { type MoneyOnTable, moneyOnTable } from "./money.ts";
+export { analyzeNegotiation, type NegotiationAnalysis, type NegotiationOptions } from "./negotiation.ts";
+export {
+  type BuyerNegotiation,
+  buyerNegotiations,
+  type DealStats,
+  dealDiscount,
+  dealStats,
+  type LadderExample,
+  type NegotiationUnit,
+  type NormalizedProfits,
+  negotiationUnits,
+  normalizedProfits,
+  type PairNegotiation,
+  pairNegotiations,
+  sessionOf,
+} from "./negotiation-deals.ts";
+export { discountChart, priceLadderChart } from "./negotiation-figures.ts";
+export {
+  bookingBuyerNormalized,
+  buyerPairs,
+  compareNegotiatingBuyers,
+  type NegotiationComparison,
+  type PairedDifference,
+} from "./negotiation-paired.ts";
+export {
+  type BuyerQuotes,
+  buyerQuotes,
+  dollarAmounts,
+  type QuotedOffer,
+  quotedOffers,
+} from "./negotiation-quotes.ts";
+export {
+  hasOffers,
+  type NegotiationEpisode,
+  negotiationEpisodes,
+  sellerNamer,
+} from "./negotiation-records.ts";
+export { type BuyerRisks, breaksConstraint, buyerRisks } from "./negotiation-risks.ts";
+export { clusteredMean, type MeanEstimate } from "./negotiation-stats.ts";
+export { meanCell, meanPercentCell, negotiationTables } from "./negotiation-tables.ts";
 export { type ShopOutcomes, shopOutcomes } from "./outcomes.ts";
 export { type PassK, type PassKOptions, passHatK, passK } from "./pass-k.ts";
 export { armOf, type ShopEpisode, type ShownDescription, shopEpisodesFromRecords } from "./records.ts";

@@ -1,7 +1,7 @@
 /**
  * The shop analysis as tables (terminal and markdown alike): outcomes, pass^k, violations, search
  * behaviour, the logit, the price-equivalents, the funnel, money and dominance — one row per agent
- * (or per coefficient for one agent's fit).
+ * (or per coefficient for one agent's fit) — and, with offers in the design, the negotiation tables.
  */
 import { dollars, fixed, percent, sig, stars } from "../report/format.ts";
 import { normalQuantile } from "../stats/index.ts";
@@ -9,6 +9,7 @@ import type { ShopAgentAnalysis, ShopAnalysis } from "./analyze.ts";
 import { descriptionTables } from "./arms-tables.ts";
 import { type ShopTable, shareCell } from "./cells.ts";
 import { MIN_VARYING_SITUATIONS, type PriceEquivalent } from "./logit.ts";
+import { negotiationTables } from "./negotiation-tables.ts";
 
 export { type ShopTable, shareCell };
 
@@ -267,5 +268,6 @@ export function shopTables(analysis: ShopAnalysis): ShopTable[] {
     funnelTable(analysis),
     moneyTable(analysis),
     ...descriptionTables(analysis),
+    ...(analysis.negotiation ? negotiationTables(analysis.negotiation) : []),
   ];
 }

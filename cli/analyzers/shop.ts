@@ -13,6 +13,7 @@ import {
   shopFigures,
   shopTables,
 } from "../../analysis/shop/index.ts";
+import { meanPercentCell } from "../../analysis/shop/negotiation-tables.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
@@ -77,14 +78,54 @@ export function shopHeadline(a: ShopAnalysis): Headline {
     ).split("\n"),
   ];
   const descriptions = descriptionHeadline(a);
+  const negotiation = negotiationHeadline(a);
   return {
-    lines: [...lines, ...(descriptions?.lines ?? [])],
+    lines: [...lines, ...(descriptions?.lines ?? []), ...(negotiation?.lines ?? [])],
     json: {
       referencePrice: a.referencePrice,
       agents,
       ...(descriptions ? { descriptions: descriptions.json } : {}),
+      ...(negotiation ? { negotiation: negotiation.json } : {}),
     },
   };
+}
+
+/**
+ * With offers in the design: a line per buyer — its deal rate over its negotiations, the mean
+ * discount of its deals and of what its bookings paid against the list price, and its deals above
+ * the request's cap.
+ */
+function negotiationHeadline(a: ShopAnalysis): { lines: string[]; json: unknown } | null {
+  const n = a.negotiation;
+  if (!n) return null;
+  const rows = n.buyers.map((b) => {
+    const r = n.risks.find((x) => x.buyer === b.buyer)!;
+    return {
+      buyer: b.buyer,
+      negotiations: b.negotiations,
+      dealRate: { estimate: b.dealRate.estimate, low: b.dealRate.low, high: b.dealRate.high },
+      discount: { estimate: b.discount.estimate, low: b.discount.low, high: b.discount.high },
+      paidDiscount: { estimate: b.paidDiscount.estimate, low: b.paidDiscount.low, high: b.paidDiscount.high },
+      overpayments: { dealsOverCap: r.dealsOverCap, cappedDeals: r.cappedDeals },
+      deadlock: r.deadlock.estimate,
+    };
+  });
+  const lines = [
+    `negotiation (${n.negotiations} negotiations, ${n.deals} deals; sellers ${n.sellers.map((s) => (s.name === s.role ? s.role : `${s.role} ${s.name}`)).join(", ")}):`,
+    ...renderTable(
+      ["buyer", "negotiations", "deal rate", "discount (deals)", "paid vs list", "overpayments", "deadlock"],
+      n.buyers.map((b, i) => [
+        b.buyer,
+        String(b.negotiations),
+        shareCell(b.dealRate),
+        meanPercentCell(b.discount),
+        meanPercentCell(b.paidDiscount),
+        `${rows[i]!.overpayments.dealsOverCap} of ${rows[i]!.overpayments.cappedDeals} deals over the cap`,
+        percent(rows[i]!.deadlock),
+      ]),
+    ).split("\n"),
+  ];
+  return { lines, json: rows };
 }
 
 /**
@@ -164,6 +205,12 @@ function descriptionHeadline(a: ShopAnalysis): { lines: string[]; json: unknown 
   return { lines: [...lines, ...why], json: rows.map(({ cells: _, ...r }) => r) };
 }
 
+/** The run's seller negotiator specs, seller-1 first (a design with offers stores them). */
+function sellerSpecs(config: unknown): string[] | undefined {
+  const specs = (config as { design?: { sellerNegotiators?: unknown } } | null)?.design?.sellerNegotiators;
+  return Array.isArray(specs) && specs.every((s) => typeof s === "string") ? specs : undefined;
+}
+
 /** `bazaar analyze <run>` for shop runs. */
 export const shopAnalyzer: EnvironmentAnalyzer = {
   env: "shop",
@@ -179,7 +226,12 @@ export const shopAnalyzer: EnvironmentAnalyzer = {
     const episodes = shopEpisodesFromRecords(input.records());
     if (episodes.length === 0)
       throw new UserError(`run ${input.run.id} has no stored episodes yet`, "run it first");
-    const analysis = analyzeShop(episodes, { draws, seed, referencePrice });
+    const analysis = analyzeShop(episodes, {
+      draws,
+      seed,
+      referencePrice,
+      sellers: sellerSpecs(input.run.config),
+    });
     const tables = shopTables(analysis);
     const intro = `run ${input.run.id}: ${analysis.episodes} episodes, agents ${analysis.agents.map((a) => a.agent).join(", ")}`;
     const text = [
