@@ -218,7 +218,7 @@ export class OgShopBuyer implements Agent<ShopView, unknown> {
       const planned = carefulCalls(
         (v, r) => this.careful.decide(v, r),
         view,
-        ctx.rng,
+        ctx.rng.fork("careful"),
         OG_SHOP_SEARCH_RESERVE,
       );
       if (planned.every((c) => c.name === "search")) return { calls: planned };

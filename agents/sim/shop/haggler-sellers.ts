@@ -80,7 +80,12 @@ export class SellerPlayingHaggler implements ShopSim {
     const pairs = pairsOf(view);
     const first = firstOfferStep(pairs);
     if (first === null) {
-      const planned = carefulCalls((v, r) => this.careful.decide(v, r), view, rng, this.haggle.reserve);
+      const planned = carefulCalls(
+        (v, r) => this.careful.decide(v, r),
+        view,
+        rng.fork("careful"),
+        this.haggle.reserve,
+      );
       if (planned.every((c) => c.name === "search")) return planned;
     }
     const candidates = candidatesOf(view);

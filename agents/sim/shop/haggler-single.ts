@@ -57,13 +57,20 @@ export class SingleListingHaggler implements ShopSim {
   }
 
   private calls(view: ShopView, rng: Rng): Call[] {
-    const planned = carefulCalls((v, r) => this.careful.decide(v, r), view, rng, this.haggle.reserve);
-    const first = planned[0];
-    if (planned.length !== 1 || first?.name !== "book") return planned;
-    const id = first.args.id as string;
+    // Once it has made an offer, the listing is the one it has been bargaining over (the careful
+    // shopper is asked once, so its one draw is the careful shopper's own).
+    const started = pairsOf(view).values().next().value as Pair | undefined;
+    let id: string;
+    if (started) id = started.id;
+    else {
+      const planned = carefulCalls((v, r) => this.careful.decide(v, r), view, rng, this.haggle.reserve);
+      const first = planned[0];
+      if (planned.length !== 1 || first?.name !== "book") return planned;
+      id = first.args.id as string;
+    }
     const card = memoryOf(view).seenById.get(id)?.card;
-    if (!card?.negotiable) return [first];
-    const pair: Pair = pairsOf(view).get(id) ?? { id, bids: [], counters: [], deal: null, closed: false };
+    if (!card?.negotiable) return [book(id)];
+    const pair: Pair = started ?? { id, bids: [], counters: [], deal: null, closed: false };
     if (pair.deal !== null || pair.closed) return [book(id)];
     const cap = view.request.constraints.maxPrice;
     const bidAllowed = canBid(view, 1);

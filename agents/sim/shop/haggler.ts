@@ -110,10 +110,10 @@ export function callsOf(action: unknown): Call[] {
 
 /**
  * The careful shopper's next calls with `reserve` steps of the budget held back: it pages and opens
- * results only while the steps it leaves still hold the haggling. Given a fork of the seed that does
- * not move from message to message, its choice is the same at every message, so a haggler asks it
- * again each time instead of remembering. (The careful shopper draws nothing while it searches and
- * opens; its one draw is the logit choice.)
+ * results only while the steps it leaves still hold the haggling. The careful shopper draws from
+ * `rng` only when it chooses what to book (its logit draw), once an episode: a haggler that follows
+ * that choice passes the episode's own stream, so it picks what the careful shopper would; one that
+ * only searches passes a fork, and leaves the stream it shares with the sellers alone.
  */
 export function carefulCalls(
   decide: (view: ShopView, rng: Rng) => unknown,
@@ -122,7 +122,7 @@ export function carefulCalls(
   reserve: number,
 ): Call[] {
   const maxSteps = Math.max(1, view.rules.maxSteps - reserve);
-  return callsOf(decide({ ...view, rules: { ...view.rules, maxSteps } }, rng.fork("careful")));
+  return callsOf(decide({ ...view, rules: { ...view.rules, maxSteps } }, rng));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveBargainPlayer } from "../../../../agents/bargain/registry.ts";
-import { HAGGLER_PRESETS } from "../../../../agents/sim/shop/index.ts";
+import { HAGGLER_PRESETS, SHOP_PRESETS } from "../../../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../../datasets/hotels/index.ts";
 import { runEpisode } from "../../../../environments/kernel/episode.ts";
 import { ceilCents, floorCents, roundCents } from "../../../../environments/kernel/money.ts";
@@ -81,7 +81,10 @@ function anchoringPrice(e: number, list: number, cost: number, left: number): nu
 }
 
 async function play(task: ShopTask, preset: string, seller: string): Promise<ShopOutcome> {
-  const shopper = HAGGLER_PRESETS[preset]!.make(`sim:${preset}`) as Agent<unknown, unknown>;
+  const shopper = (HAGGLER_PRESETS[preset] ?? SHOP_PRESETS[preset])!.make(`sim:${preset}`) as Agent<
+    unknown,
+    unknown
+  >;
   const r = await runEpisode<ShopOutcome>(
     shopMachine,
     { task },
@@ -105,9 +108,11 @@ describe("hagglers against rule sellers: prices worked out by hand", () => {
         const one = await play(task, "one-seller-haggler", seller);
         const many = await play(task, "seller-playing-haggler", seller);
 
-        // One seller: the listing it books is the one it haggled with, and nothing else.
+        // One seller: the listing it books is the one it haggled with, and nothing else; on these
+        // tasks the budget held back binds nothing, so it is exactly the careful shopper's booking.
         expect(one.endReason).toBe("booked");
         const pick = listing(task, one.bookedId!);
+        expect(pick.id).toBe((await play(task, "careful", seller)).bookedId);
         expect(one.negotiations!.map((n) => n.id)).toEqual([pick.id]);
         const onePrice = schedulePrice(e, pick.price, pick.negotiation!.cost, cap);
         expect(one.paid, `${seller} ${task.taskId} one-seller`).toBe(onePrice);
