@@ -174,7 +174,7 @@ describe("simulated hagglers in the shop with offers", () => {
     }
   });
 
-  it("decide from the conversation alone as they do from the view (the serve-sim path)", async () => {
+  it("decide from the conversation alone as they do from the view, and keep to their listings with a fresh seed each message (the serve-sim path)", async () => {
     for (const name of HAGGLERS) {
       const shopper = HAGGLER_PRESETS[name]!.make(name);
       const recorder: Agent<unknown, unknown> = {
@@ -189,7 +189,11 @@ describe("simulated hagglers in the shop with offers", () => {
           return { action: fromView };
         },
       };
-      for (const t of tasks.slice(0, 10)) await play(t, recorder);
+      for (const t of tasks.slice(0, 10)) {
+        const o = await play(t, recorder);
+        if (name !== "seller-playing-haggler" && o.negotiations!.length > 0)
+          expect(o.negotiations!.map((n) => n.id)).toEqual([o.bookedId]);
+      }
     }
   });
 });
