@@ -1,14 +1,16 @@
 /**
  * The shop behind serve-sim: models `sim-shop-<preset>` are the simulated shoppers of
- * `agents/sim/shop`, reading their observation back out of the conversation (`observeShop`) and
- * answering with tool calls — several in one message where the shopper makes several — when the
- * request offers the shop's tools, else with the text grammar's `Action:` lines.
+ * `agents/sim/shop`, the hagglers among them (`sim-shop-seller-playing-haggler`, …: they make
+ * offers where the system prompt gives them the offer tool), reading their observation back out of
+ * the conversation (`observeShop`) and answering with tool calls — several in one message where
+ * the shopper makes several — when the request offers the shop's tools, else with the text
+ * grammar's `Action:` lines.
  */
 import type { Observation } from "../../../environments/kernel/types.ts";
 import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
 import { actionLine } from "../../../environments/shop/grammar.ts";
 import { observeShop } from "../../../environments/shop/observe.ts";
-import { SHOP_PRESETS } from "../../sim/shop/presets.ts";
+import { HAGGLER_PRESETS, SHOP_PRESETS } from "../../sim/shop/presets.ts";
 import { asArgs, lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
 
 export const SHOP_MODEL_PREFIX = "sim-shop-";
@@ -19,7 +21,7 @@ export const NO_SHOP_REPLY =
 
 export const shopSimPlugin: SimPlugin = {
   models: lazyModels(
-    Object.entries(SHOP_PRESETS).map(([name, preset]) => [
+    [...Object.entries(SHOP_PRESETS), ...Object.entries(HAGGLER_PRESETS)].map(([name, preset]) => [
       SHOP_MODEL_PREFIX + name,
       () => preset.make(`sim:${name}`) as never,
     ]),
