@@ -4,6 +4,7 @@
  * negotiators can play real sessions over HTTP. Strict: a conversation that is not one this
  * environment writes gives null rather than a half-read view.
  */
+import { samePrice } from "../kernel/money.ts";
 import type { Message, Observation } from "../kernel/types.ts";
 import { judgeAction } from "./judge.ts";
 import { BUYER_SYSTEM_PROMPT, SELLER_SYSTEM_PROMPT } from "./prompt.ts";
@@ -71,6 +72,11 @@ function ownMove(content: string, role: BargainRole, codename: string): BargainM
   return j.ok ? { role, type: j.type, price: j.price, talk: j.talk } : null;
 }
 
+/** Whether `by` offered `price` earlier (the reference's ±$0.01). */
+function offeredBefore(history: readonly BargainMove[], by: BargainRole, price: number): boolean {
+  return history.some((m) => m.role === by && m.type === "offer" && samePrice(m.price!, price));
+}
+
 /** The observation a side had when the conversation `messages` was sent; null if it is not ours. */
 export function observeBargain(messages: readonly Message[]): Observation<BargainView> | null {
   const system = messages[0];
@@ -83,11 +89,19 @@ export function observeBargain(messages: readonly Message[]): Observation<Bargai
   if (!scenario) return null;
   const counter = role === BUYER ? SELLER : BUYER;
   const history: BargainMove[] = [];
-  for (const m of messages.slice(2)) {
+  for (let i = 2; i < messages.length; i++) {
+    const m = messages[i] as Message;
     if (m.role === "system") return null;
     if (m.role === "assistant") {
       const move = ownMove(m.content, role, scenario.codename);
-      if (!move) return null;
+      if (!move || (move.type === "deal" && !offeredBefore(history, counter, move.price!))) {
+        // A reply that was no move (unreadable, or a deal at a price never offered) with the talk
+        // going on after it: a shop's seller answers its listing's next offer after one (the shop
+        // read it as a rejection), and the history it is shown leaves it out. A session of this
+        // environment ends at such a reply, so nothing after one is its conversation otherwise.
+        if (messages[i + 1]?.role === "user") continue;
+        return null;
+      }
       history.push(move);
     } else {
       const v = parseBargainReply(m.content, counter, scenario.codename);

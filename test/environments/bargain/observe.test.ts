@@ -4,7 +4,7 @@ import { bargainSimPlugin } from "../../../agents/serve-sim/plugins/bargain.ts";
 import { defaultPriceHistoryCatalog } from "../../../datasets/price-history/index.ts";
 import { observeBargain } from "../../../environments/bargain/observe.ts";
 import { buildBargainTasks } from "../../../environments/bargain/scenarios.ts";
-import { parseBargainReply } from "../../../environments/bargain/text.ts";
+import { parseBargainReply, renderAction, renderMessage } from "../../../environments/bargain/text.ts";
 import type { BargainView } from "../../../environments/bargain/types.ts";
 import type { Acted, Agent, Message, Observation } from "../../../environments/kernel/types.ts";
 import { play } from "./helpers.ts";
@@ -69,6 +69,21 @@ describe("reading the observation back out of a conversation (serve-sim)", () =>
     expect(observeBargain(msgs.slice(0, 1))).toBeNull();
     expect(observeBargain([...msgs, { role: "user", content: "Talk: hi\nAction: [DANCE]" }])).toBeNull();
     expect(observeBargain([msgs[0]!, { role: "user", content: "Inventory List:\nnothing" }])).toBeNull();
+  });
+
+  it("leaves out an own reply that was no move when the talk went on after it (a shop's seller answers again)", async () => {
+    const [o] = (await observations("rule:linear", "rule:linear")).filter(
+      (x) => x.view.role === "seller" && x.view.history.length === 3,
+    );
+    const [b1, , b2] = o!.view.history;
+    const withOwn = (content: string) => o!.messages.map((m, i) => (i === 3 ? { ...m, content } : m));
+    // The shop showed the seller its pair's valid moves only: the offer, then the next offer.
+    const expected = { ...o!.view, history: [b1, b2] };
+    expect(observeBargain(withOwn("Let me think about it."))?.view).toEqual(expected);
+    const fakeDeal = renderMessage("Deal.", renderAction("seller", "deal", 1, o!.view.codename));
+    expect(observeBargain(withOwn(fakeDeal))?.view).toEqual(expected);
+    // Nothing after it: not a conversation either environment sends.
+    expect(observeBargain([...o!.messages.slice(0, 3), { role: "assistant", content: "hmm" }])).toBeNull();
   });
 
   it("answers with the environment's tool call and the same move in the paper's text format", async () => {
