@@ -10,6 +10,7 @@ import type { NarrationRequest, Narrator } from "../../../agents/bargain/narrato
 import { offerAt, parseSchedule, scheduleFactors } from "../../../agents/bargain/offer-generator.ts";
 import { OgShopBuyer, ogShopEntry } from "../../../agents/bargain/og-shop.ts";
 import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
+import { startSimServer } from "../../../agents/serve-sim/index.ts";
 import { resolveShopAgent } from "../../../cli/run/shop-plan.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { runEpisode } from "../../../environments/kernel/episode.ts";
@@ -212,6 +213,39 @@ describe("the OG-Narrator in the shop", () => {
     }
     // Prices are the generator's, whatever the narrator said ("$1").
     for (const m of buyerMoves) expect(m.price!).toBeGreaterThan(1);
+  });
+
+  it("with an LLM narrator over HTTP (serve-sim): a model that never gives a sentence is asked 3 times an offer, then the template line is said", async () => {
+    const server = await startSimServer({ port: 0 });
+    try {
+      const entry = resolveShopAgent(
+        "og-narrator:openai:sim-bargain-llm",
+        { settings: { baseURL: server.url } },
+        true,
+      );
+      const shopper = entry.players.shopper!;
+      let calls = 0;
+      const counted: Agent<unknown, unknown> = {
+        id: entry.label,
+        async act(obs, ctx) {
+          const acted = await shopper.act(obs, ctx);
+          calls += acted.usage?.calls ?? 0;
+          return acted;
+        },
+      };
+      const task = buildShopTasks(
+        { tasks: 4, seed: 5, negotiable: 1, negotiators: 1 },
+        DEFAULT_HOTEL_POOL,
+      ).find((t) => t.family === "open")!;
+      const o = await play(task, counted, ["rule:linear"]);
+      const said = o.negotiations!.flatMap((n) => n.offers.filter((m) => m.side === "buyer"));
+      expect(said.length).toBeGreaterThan(0);
+      expect(calls).toBe(3 * said.length);
+      expect(said[0]!.message).toMatch(/^Hi! Would you take \$[\d.]+\?$/);
+      expect(o.endReason).toBe("booked");
+    } finally {
+      await server.close();
+    }
   });
 
   it("is registered for shop runs with offers only; its narrator's model is preflighted", () => {
