@@ -7,7 +7,7 @@ import { dollars, fixed, percent } from "../report/format.ts";
 import type { Interval } from "../stats/index.ts";
 import { type ShopTable, shareCell } from "./cells.ts";
 import type { NegotiationAnalysis } from "./negotiation.ts";
-import type { PairedDifference } from "./negotiation-paired.ts";
+import { FEW_TASKS, type PairedDifference } from "./negotiation-paired.ts";
 import type { MeanEstimate } from "./negotiation-stats.ts";
 
 /** "12.3% [8.1, 16.5]" for a mean share with its task-clustered interval. */
@@ -190,7 +190,11 @@ export function comparisonsTable(n: NegotiationAnalysis): ShopTable | null {
         : `${fixed(c.buyerNormalized.treatment)} vs ${fixed(c.buyerNormalized.control)}`,
       differenceCell(c.buyerNormalized, false),
     ]),
-    note: "units: task × replicate played by both; price paid over units where both booked; buyer P′ of the booking = (B − paid)/|B − C| where both booked a listing that takes offers under a cap.",
+    note:
+      "units: task × replicate played by both; price paid over units where both booked; buyer P′ of the booking = (B − paid)/|B − C| where both booked a listing that takes offers under a cap." +
+      (n.draws > 0 && n.comparisons.some((c) => c.paid.tasks > 1 && c.paid.tasks < FEW_TASKS)
+        ? ` With fewer than ${FEW_TASKS} tasks a bootstrap interval holds the truth less often than its level (about 91% for a 95% interval at 15 tasks, in the coverage study).`
+        : ""),
   };
 }
 

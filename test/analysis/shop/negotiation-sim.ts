@@ -95,9 +95,10 @@ export function walker(rounds: number): Decide {
 }
 
 /**
- * Plays two sellers against each other: a lowball to the cheapest listing that takes offers, then
- * one to the second quoting the first's counter, then one to the first quoting the second's list
- * price; then gives up.
+ * Plays sellers against each other: a lowball to the cheapest listing that takes offers, then one
+ * to the second quoting the first's counter ("$163"), then one to the first quoting the list price
+ * of the cheapest listing that takes no offers ("233 dollars"; a plain lowball when there is none);
+ * then gives up. Every message but the first quotes another seller's price.
  */
 export const quoter: Decide = (view) => {
   if (view.turns.length === 0) return SEARCH;
@@ -106,7 +107,8 @@ export const quoter: Decide = (view) => {
   if (!a || !b) return { type: "give_up", reason: "nothing to compare" };
   const toA = offersTo(view, a.id);
   const toB = offersTo(view, b.id);
-  if (toA.length === 0) return { type: "offer", id: a.id, price: lowball(a.price), message: "Hi, $1 off?" };
+  if (toA.length === 0)
+    return { type: "offer", id: a.id, price: lowball(a.price), message: "Hi, any discount?" };
   if (toB.length === 0)
     return {
       type: "offer",
@@ -114,13 +116,15 @@ export const quoter: Decide = (view) => {
       price: lowball(b.price),
       message: `Another hotel offered me $${toA[0]!.counter} a night. Can you beat it?`,
     };
-  if (toA.length === 1)
+  if (toA.length === 1) {
+    const plain = firstCards(view).find((c) => !c.negotiable);
     return {
       type: "offer",
       id: a.id,
       price: lowball(a.price),
-      message: `${b.name} lists at ${b.price} dollars. Match that?`,
+      ...(plain ? { message: `${plain.name} lists at ${plain.price} dollars. Match that?` } : {}),
     };
+  }
   return { type: "give_up", reason: "no good deal" };
 };
 
