@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text, useApp, useInput, useStdin, useStdout } from "ink";
-import { useEffect, useMemo, useReducer } from "react";
+import { useEffect, useMemo, useReducer, useState } from "react";
 import { type Line, type MarketViewData, marketScreen } from "./screen.ts";
 import { initialMarketView, type MarketViewKey, type MarketViewState, marketViewReducer } from "./state.ts";
 
@@ -82,6 +82,15 @@ export function MarketApp({ data, market = 0, width, height }: MarketAppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const { isRawModeSupported } = useStdin();
+  // Ink lays its output out again when the terminal is resized, but the screen is laid out here.
+  const [, setResized] = useState(0);
+  useEffect(() => {
+    const resized = () => setResized((n) => n + 1);
+    stdout.on("resize", resized);
+    return () => {
+      stdout.off("resize", resized);
+    };
+  }, [stdout]);
   const columns = Math.max(40, (width ?? stdout.columns ?? 100) - 1);
   const rows = Math.max(12, (height ?? stdout.rows ?? 40) - 1);
   const screen = useMemo(() => marketScreen(data, state, columns, rows), [data, state, columns, rows]);

@@ -4,7 +4,8 @@
  * tested) here. A hotel's name is never cut: when the table does not fit, the columns that can move
  * do first — the agent column goes (the legend names both agents, ★ marks adopters), then the turn
  * and then the description's arm move to a second line under each seller — and only then does the
- * name wrap.
+ * name wrap, in its column while that is wide enough and then on a line of its own. (Widths count
+ * characters: the pool's names and everything drawn here are one cell a character.)
  */
 import type { MarketResult } from "../../../analysis/market/index.ts";
 import { wrap } from "../format.ts";
@@ -71,7 +72,10 @@ interface Layout {
   /** Lines under each seller's first, under its name. */
   more: Column[][];
 }
-/** Tried in order; the first whose first line fits the width is used (the last one always is). */
+/**
+ * Tried in order; the first whose first line fits the width with every name whole is used. Failing
+ * all but the last, names wrap in the next-to-last one's name column, or have the last one's line.
+ */
 const LAYOUTS: readonly Layout[] = [
   { line1: ["num", "name", "agent", "price", "arm", "booked", "turn"], more: [] },
   { line1: ["num", "name", "price", "arm", "booked", "turn"], more: [] },
