@@ -6,7 +6,8 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MarketApp } from "../../../cli/tui/market/MarketApp.tsx";
-import type { MarketViewData } from "../../../cli/tui/market/screen.ts";
+import { type MarketViewData, marketScreen } from "../../../cli/tui/market/screen.ts";
+import { initialMarketView } from "../../../cli/tui/market/state.ts";
 import { until, widest } from "./fixtures.ts";
 import { longNamedPool, marketViewData } from "./market-fixtures.ts";
 
@@ -72,6 +73,23 @@ describe("MarketApp", () => {
     while (app.stdin.listenerCount("readable") > 0) {
       if (Date.now() > deadline) throw new Error("the app did not exit on q");
       await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+
+  it("narrower, wraps a long name in its column at spaces, the numbers beside its first line", () => {
+    const lines = marketScreen(data, initialMarketView([2]), 70, 200).lines.map((l) =>
+      l.map((x) => x.text).join(""),
+    );
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(70);
+    expect(lines.find((l) => l.startsWith("#"))).toMatch(/^# +seller +price +booked$/);
+    for (const s of data.markets[0]!.sellers) {
+      const first = lines.findIndex((l) => new RegExp(`^ *${s.seller}${s.adopter ? "★" : " "} `).test(l));
+      // The name's pieces, one a line in the name column (after "12★  "), the first beside its price.
+      expect(lines[first]).toMatch(/\$\d+/);
+      const pieces: string[] = [];
+      for (let i = first; i < lines.length && !lines[i]!.includes("↳"); i++)
+        pieces.push(lines[i]!.slice(5).split("  ")[0]!);
+      expect(pieces.join(" "), s.name).toBe(s.name);
     }
   });
 });
