@@ -17,10 +17,15 @@ const COLOR: Partial<Record<CellKind, string>> = {
 export interface PriceLadderProps {
   messages: Parameters<typeof ladderLayout>[0]["messages"];
   shown: number;
-  budget: number;
+  /** Null: no budget line (a shop request without a price cap). */
+  budget: number | null;
   cost: number;
   width: number;
   height: number;
+  /** What a column is ("turn" by default). */
+  axisLabel?: string;
+  /** The key under the chart; off where several ladders share one key. */
+  legend?: boolean;
 }
 
 /** Buyer offers (b) and seller asks (s) over turns, with budget B and cost C as lines. */
@@ -42,12 +47,19 @@ export function PriceLadder(props: PriceLadderProps) {
       <Text color="gray" wrap="truncate">
         {ladder.axis}
       </Text>
-      <Text color="gray" wrap="truncate">
-        <Text color="green">b</Text> buyer offer · <Text color="magenta">s</Text> seller ask ·{" "}
-        <Text color="yellow">D</Text> deal · <Text color="cyan">─ B</Text> budget ·{" "}
-        <Text color="red">┄ C</Text> cost (hidden from the agents)
-        {ladder.hiddenTurns > 0 ? ` · ${ladder.hiddenTurns} earlier turns off the left` : ""}
-      </Text>
+      {props.legend === false ? null : (
+        <Text color="gray" wrap="truncate">
+          <Text color="green">b</Text> buyer offer · <Text color="magenta">s</Text> seller ask ·{" "}
+          <Text color="yellow">D</Text> deal ·{" "}
+          {props.budget === null ? null : (
+            <>
+              <Text color="cyan">─ B</Text> budget ·{" "}
+            </>
+          )}
+          <Text color="red">┄ C</Text> cost (hidden from the agents)
+          {ladder.hiddenTurns > 0 ? ` · ${ladder.hiddenTurns} earlier turns off the left` : ""}
+        </Text>
+      )}
     </Box>
   );
 }

@@ -3,8 +3,11 @@
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
 import { formatPrice } from "../../../environments/choice/prompt.ts";
+import { formatUsd } from "../../../environments/kernel/money.ts";
 import { clip } from "../format.ts";
 import type { ShopCallLine, ShopEpisodeModel } from "../records/index.ts";
+import { gridLayout, NegotiationGrid, revealedNegotiations } from "./NegotiationGrid.tsx";
+import { type NegotiationReveal, wrapSegments } from "./NegotiationPanel.tsx";
 
 export interface ShopEpisodeProps {
   model: ShopEpisodeModel;
@@ -22,6 +25,12 @@ function callText(c: ShopCallLine, width: number): string {
   return `${where} m${c.turn} ${c.tool || "(no call)"}(${args}) → ${c.summary}`;
 }
 
+/** With offers, a booking at an agreed price says so; a plain shop's line is unchanged. */
+function paidNote(model: ShopEpisodeModel): string {
+  const b = model.booked;
+  return b && model.paid !== null && model.paid !== b.price ? ` → paid ${formatUsd(model.paid)} (deal)` : "";
+}
+
 function Outcome({ model }: { model: ShopEpisodeModel }) {
   const b = model.booked;
   const verdict = model.success ? "✓ success" : "✗ failure";
@@ -30,7 +39,7 @@ function Outcome({ model }: { model: ShopEpisodeModel }) {
       {b ? (
         <>
           <Text bold color={model.success ? "green" : "red"} wrap="truncate">
-            {`${verdict} — booked ${b.id} ${b.name} · ${formatPrice(b.price)} · ${b.stars}★ · ${b.area} (page ${b.page}, rank ${b.rank})`}
+            {`${verdict} — booked ${b.id} ${b.name} · ${formatPrice(b.price)}${paidNote(model)} · ${b.stars}★ · ${b.area} (page ${b.page}, rank ${b.rank})`}
           </Text>
           <Text wrap="truncate">
             {b.checks.length === 0
@@ -47,7 +56,7 @@ function Outcome({ model }: { model: ShopEpisodeModel }) {
           {verdict} —{" "}
           {model.endReason === "gave-up"
             ? `gave up: ${model.giveUpReason ?? ""}`
-            : `${model.endReason.replace("-", " ")}${model.nonResponse ? `: ${model.nonResponse.reason}` : ""}`}
+            : `${model.endReason.replace("-", " ")}${model.nonResponse ? `: ${model.nonResponse.reason}` : ""}${model.deadlock ? " · deadlock" : ""}`}
         </Text>
       )}
       <Text color="gray" wrap="truncate">
@@ -61,9 +70,34 @@ function Outcome({ model }: { model: ShopEpisodeModel }) {
 
 /**
  * One shop episode: the request with its constraints, each tool call with a one-line result (the
- * latest that fit), and the booked listing with ✓/✗ per constraint.
+ * latest that fit), and the booked listing with ✓/✗ per constraint. In a design with offers, the
+ * negotiations under the calls, each with its price ladder, growing with the calls shown.
  */
 export function ShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
+  if (model.negotiations === null)
+    return <PlainShopEpisode model={model} step={step} width={width} height={height} />;
+  return <NegotiatingShopEpisode model={model} step={step} width={width} height={height} />;
+}
+
+function Calls({ calls, hidden, width }: { calls: ShopCallLine[]; hidden: number; width: number }) {
+  return (
+    <>
+      {hidden > 0 ? <Text color="gray">… {hidden} earlier calls</Text> : null}
+      {calls.map((c, i) => (
+        <Text
+          // biome-ignore lint/suspicious/noArrayIndexKey: calls are positions in a window
+          key={hidden + i}
+          wrap="truncate"
+          color={c.step === null ? "gray" : c.ok ? undefined : "red"}
+        >
+          {clip(callText(c, width), width)}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+function PlainShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
   const shown = Math.max(0, Math.min(step, model.calls.length));
   const done = shown >= model.calls.length;
   // Rows: 1 header, the request, the calls, 3 of outcome (or 1 of progress).
@@ -81,19 +115,86 @@ export function ShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
           {clip(line, width)}
         </Text>
       ))}
-      {hidden > 0 ? <Text color="gray">… {hidden} earlier calls</Text> : null}
-      {window.map((c, i) => (
-        <Text
-          // biome-ignore lint/suspicious/noArrayIndexKey: calls are positions in a window
-          key={hidden + i}
-          wrap="truncate"
-          color={c.step === null ? "gray" : c.ok ? undefined : "red"}
-        >
-          {clip(callText(c, width), width)}
-        </Text>
-      ))}
+      <Calls calls={window} hidden={hidden} width={width} />
       {shown === 0 ? <Text color="gray">(no call yet)</Text> : null}
       {done ? (
+        <Outcome model={model} />
+      ) : (
+        <Text color="gray">
+          call {shown} of {model.calls.length}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/** Calls kept on screen however many negotiations there are (the panels take the rest). */
+const MIN_CALL_ROWS = 2;
+
+function NegotiatingShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
+  const live = model.live === true;
+  const shown = live ? model.calls.length : Math.max(0, Math.min(step, model.calls.length));
+  const done = !live && shown >= model.calls.length;
+  const visible = model.calls.slice(0, shown);
+  // The negotiations as far as the calls shown: moves up to the last step shown.
+  const reveal: NegotiationReveal = {
+    upToStep: live || done ? Number.POSITIVE_INFINITY : Math.max(0, ...visible.map((c) => c.step ?? 0)),
+    over: done,
+    deadlock: model.deadlock,
+  };
+  const negotiations = revealedNegotiations(model.negotiations ?? [], reveal);
+  const callRows = Math.min(Math.max(1, visible.length), MIN_CALL_ROWS);
+  const layoutFor = (request: string[]) => {
+    // Rows: 1 header, the request, the calls, the negotiations, 3 of outcome (or 1 of progress).
+    const fixed = 1 + request.length + (done ? 3 : 1);
+    return {
+      request,
+      fixed,
+      grid:
+        negotiations.length > 0
+          ? gridLayout(negotiations, reveal, width, Math.max(1, height - fixed - callRows))
+          : null,
+    };
+  };
+  let fitted = layoutFor(model.request);
+  if (fitted.grid && (fitted.grid.chartRows === 0 || fitted.grid.hidden.length > 0)) {
+    // Short of rows: the request's lines run together (wrapped, never cut) to give the ladders room.
+    const joined = layoutFor(
+      wrapSegments(
+        model.request.map((l) => l.replace(/^- /, "")),
+        width,
+      ),
+    );
+    if (joined.request.length < model.request.length) fitted = joined;
+  }
+  const { request, fixed, grid: layout } = fitted;
+  const room = Math.max(1, height - fixed - (layout ? layout.rows : 1));
+  const hidden = Math.max(0, visible.length - room + (visible.length > room ? 1 : 0));
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text color="gray" wrap="truncate">
+        {clip(`${model.taskId} · ${model.family} task · ${model.calls.length} calls`, width)}
+      </Text>
+      {request.map((line) => (
+        <Text key={line} wrap="truncate">
+          {clip(line, width)}
+        </Text>
+      ))}
+      <Calls calls={visible.slice(hidden)} hidden={hidden} width={width} />
+      {shown === 0 ? <Text color="gray">(no call yet)</Text> : null}
+      {layout ? (
+        <NegotiationGrid negotiations={negotiations} reveal={reveal} width={width} layout={layout} />
+      ) : (
+        <Text color="gray">offers · no offer made{done ? "" : " yet"}</Text>
+      )}
+      {live ? (
+        <Text color="cyan" wrap="truncate">
+          {clip(
+            `in progress · ${model.calls.length} calls · ${model.waiting ?? "the shopper is choosing its next call"}`,
+            width,
+          )}
+        </Text>
+      ) : done ? (
         <Outcome model={model} />
       ) : (
         <Text color="gray">

@@ -31,14 +31,17 @@ export function ladderLayout(args: {
   messages: readonly BargainMessage[];
   /** Messages revealed so far (the rest are not drawn but still fix the axes). */
   shown: number;
-  budget: number;
+  /** The buyer's budget B; null when it has none (a shop request without a price cap): no B line. */
+  budget: number | null;
   cost: number;
   width: number;
   height: number;
+  /** What a column is, under the chart ("turn" in a bargaining session). */
+  axisLabel?: string;
 }): Ladder {
   const { messages, budget, cost } = args;
   const priced = messages.filter((m) => m.price !== null);
-  const prices = [budget, cost, ...priced.map((m) => m.price as number)];
+  const prices = [...(budget === null ? [] : [budget]), cost, ...priced.map((m) => m.price as number)];
   let lo = Math.min(...prices);
   let hi = Math.max(...prices);
   if (hi - lo < 0.01) {
@@ -47,14 +50,14 @@ export function ladderLayout(args: {
   }
   const height = Math.max(3, args.height);
   const rowOf = (p: number) => Math.round(((hi - p) / (hi - lo)) * (height - 1));
-  const bRow = rowOf(budget);
+  const bRow = budget === null ? -1 : rowOf(budget);
   const cRow = rowOf(cost);
 
   const labels = new Map<number, string>();
   labels.set(0, money(hi));
   labels.set(height - 1, money(lo));
   labels.set(cRow, `C ${money(cost)}`);
-  labels.set(bRow, bRow === cRow ? `B=C ${money(budget)}` : `B ${money(budget)}`);
+  if (budget !== null) labels.set(bRow, bRow === cRow ? `B=C ${money(budget)}` : `B ${money(budget)}`);
   const gutter = Math.max(...[...labels.values()].map((l) => l.length)) + 1;
 
   const turns = Math.max(1, ...messages.map((m) => m.turn));
@@ -108,6 +111,6 @@ export function ladderLayout(args: {
     for (let i = 0; i < label.length; i++) ticks[x + i] = label[i]!;
     free = x + label.length + 1;
   }
-  const axis = `${"turn".padStart(gutter - 1)} ${ticks.join("")}`;
+  const axis = `${(args.axisLabel ?? "turn").padStart(gutter - 1)} ${ticks.join("")}`;
   return { rows, axis: axis.trimEnd(), hiddenTurns: startTurn - firstTurn };
 }

@@ -1,21 +1,58 @@
 /**
  * Shop episodes (`env: "shop"`, environments/shop/record.ts) as the terminal shows them: the
  * request with its constraints, each tool call with a one-line result, and the booked listing with
- * ✓/✗ per constraint. `ShopRecordSchema` is the only place that names record fields.
+ * ✓/✗ per constraint; in a design with offers, every negotiation with its price ladder (each
+ * listing's seller, list price, the buyer's cap and the seller's private cost). `ShopRecordSchema`
+ * is the only place that names record fields.
  */
 import { z } from "zod";
 import { formatPrice } from "../../../environments/choice/prompt.ts";
+import { formatUsd } from "../../../environments/kernel/money.ts";
+import { emptyUsage } from "../../../environments/kernel/types.ts";
 import { requirementLines } from "../../../environments/shop/prompt.ts";
+import { shopTrialRecord } from "../../../environments/shop/record.ts";
+import {
+  applyAgentError,
+  applyMessage,
+  applySellerAnswer,
+  type EpisodeState,
+  initialState,
+  outcomeOf,
+} from "../../../environments/shop/rules.ts";
+import { SHOP_SHOPPER, type ShopTask } from "../../../environments/shop/types.ts";
 import { count, pct } from "../format.ts";
+import type { BargainMessage } from "./bargain.ts";
 import {
   agentErrorOf,
   type EnvAdapter,
   type EpisodeBase,
   type EpisodeSummary,
+  type LiveEpisodeState,
   nonResponseOf,
   str,
   type TrialRecord,
 } from "./types.ts";
+
+const NegotiationMoveSchema = z.looseObject({
+  step: z.number().int(),
+  side: z.enum(["buyer", "seller"]),
+  move: z.string(),
+  price: z.number().nullable(),
+  message: z.string().optional(),
+  answer: z.string().optional(),
+});
+
+const NegotiationSchema = z.looseObject({
+  id: z.string(),
+  seller: z.string(),
+  listPrice: z.number(),
+  cost: z.number(),
+  cap: z.number().nullable(),
+  offers: z.array(NegotiationMoveSchema),
+  deal: z.number().nullable(),
+  closed: z.boolean(),
+  sellerInvalid: z.number(),
+});
 
 const ShopRecordSchema = z.looseObject({
   seq: z.number().int(),
@@ -47,7 +84,9 @@ const ShopRecordSchema = z.looseObject({
   constraints: z.record(z.string(), z.boolean()).nullable(),
   admissibleCount: z.number(),
   cheapestAdmissible: z.number().nullable(),
-  shown: z.array(z.looseObject({ viewed: z.boolean() })),
+  shown: z.array(
+    z.looseObject({ id: z.string().optional(), name: z.string().optional(), viewed: z.boolean() }),
+  ),
   trajectory: z.array(
     z.looseObject({
       step: z.number().nullable(),
@@ -60,6 +99,10 @@ const ShopRecordSchema = z.looseObject({
   ),
   giveUpReason: z.string().nullable().optional(),
   nonResponse: z.object({ reason: z.string(), raw: z.string() }).nullable().optional(),
+  // A design with offers only (a plain shop's records have none of the three).
+  negotiations: z.array(NegotiationSchema).optional(),
+  paid: z.number().nullable().optional(),
+  deadlock: z.boolean().optional(),
 });
 
 export interface ShopCallLine {
@@ -70,6 +113,46 @@ export interface ShopCallLine {
   args: string;
   ok: boolean;
   summary: string;
+}
+
+/** One move of a negotiation: the shopper's offer (with how it was answered) or the seller's move. */
+export interface ShopMoveLine {
+  /** The shopper's tool call (step) the move belongs to. */
+  step: number;
+  side: "buyer" | "seller";
+  /** offer, accept, counter, reject, quit, invalid. */
+  move: string;
+  price: number | null;
+  message: string;
+  /** On the shopper's offer: accept, counter, reject, quit, invalid, or deal (its own counter met). */
+  answer: string | null;
+}
+
+/** One listing's negotiation as the panel shows it. */
+export interface ShopNegotiationModel {
+  id: string;
+  /** The listing's name ("" when the record does not carry it). */
+  name: string;
+  /** The seller negotiator's role (`seller-1`, …). */
+  seller: string;
+  listPrice: number;
+  /** The seller's private cost C: the watcher sees it, the shopper does not. */
+  cost: number;
+  /** The request's price cap (the buyer's budget B), null when it has none. */
+  cap: number | null;
+  moves: ShopMoveLine[];
+  /**
+   * The moves as the bargaining ladder draws them, one message per move (same order): a round is
+   * one offer of the shopper and the seller's answer, in one column.
+   */
+  ladder: BargainMessage[];
+  deal: number | null;
+  closed: boolean;
+  sellerInvalid: number;
+  /** The listing the episode booked. */
+  booked: boolean;
+  /** In flight: an offer sent to the seller, whose answer has not come yet. */
+  pending: { step: number; price: number } | null;
 }
 
 export interface ShopEpisodeModel extends EpisodeBase {
@@ -98,6 +181,14 @@ export interface ShopEpisodeModel extends EpisodeBase {
   cheapestAdmissible: number | null;
   shown: number;
   viewed: number;
+  /** A design with offers: every negotiation, in the order of each listing's first offer; null in a plain shop. */
+  negotiations: ShopNegotiationModel[] | null;
+  /** With offers: the nightly price paid (the agreed price where there was a deal); null without a booking. */
+  paid: number | null;
+  /** With offers: out of steps while a negotiation was open. */
+  deadlock: boolean;
+  /** In flight: what the episode waits for ("seller-2 is answering an offer of $180 to L07"). */
+  waiting: string | null;
 }
 
 const CHECK_LABELS: Readonly<Record<string, string>> = {
@@ -113,6 +204,63 @@ function oneLine(args: unknown): string {
   } catch {
     return String(args);
   }
+}
+
+/** The paper's action names for a move, so the ladder marks it as the bargaining view does. */
+function ladderAction(m: ShopMoveLine): string {
+  if (m.side === "buyer") return m.answer === "deal" ? "DEAL" : "BUY";
+  if (m.move === "accept") return "DEAL";
+  if (m.move === "counter") return "SELL";
+  return m.move.toUpperCase();
+}
+
+/** Each buyer offer opens a round; the seller's answer shares its column. */
+function ladderOf(moves: readonly ShopMoveLine[]): BargainMessage[] {
+  let round = 0;
+  return moves.map((m) => {
+    if (m.side === "buyer") round++;
+    return {
+      turn: Math.max(1, round),
+      role: m.side,
+      action: ladderAction(m),
+      price: m.move === "offer" || m.move === "accept" || m.move === "counter" ? m.price : null,
+      talk: m.message,
+    };
+  });
+}
+
+type RecordNegotiation = z.infer<typeof NegotiationSchema>;
+
+function negotiationModels(
+  list: readonly RecordNegotiation[],
+  names: ReadonlyMap<string, string>,
+  bookedId: string | null,
+): ShopNegotiationModel[] {
+  return list.map((n) => {
+    const moves: ShopMoveLine[] = n.offers.map((m) => ({
+      step: m.step,
+      side: m.side,
+      move: m.move,
+      price: m.price,
+      message: m.message ?? "",
+      answer: m.answer ?? null,
+    }));
+    return {
+      id: n.id,
+      name: names.get(n.id) ?? "",
+      seller: n.seller,
+      listPrice: n.listPrice,
+      cost: n.cost,
+      cap: n.cap,
+      moves,
+      ladder: ladderOf(moves),
+      deal: n.deal,
+      closed: n.closed,
+      sellerInvalid: n.sellerInvalid,
+      booked: bookedId === n.id,
+      pending: null,
+    };
+  });
 }
 
 function shopModel(r: TrialRecord): ShopEpisodeModel | { mismatch: string } {
@@ -159,6 +307,89 @@ function shopModel(r: TrialRecord): ShopEpisodeModel | { mismatch: string } {
     cheapestAdmissible: s.cheapestAdmissible,
     shown: s.shown.length,
     viewed: s.shown.filter((x) => x.viewed).length,
+    negotiations: s.negotiations
+      ? negotiationModels(
+          s.negotiations,
+          new Map(s.shown.flatMap((x) => (x.id && x.name ? [[x.id, x.name] as const] : []))),
+          s.booked?.id ?? null,
+        )
+      : null,
+    paid: s.paid ?? null,
+    deadlock: s.deadlock ?? false,
+    waiting: null,
+  };
+}
+
+function isShopTask(task: unknown): task is ShopTask {
+  const t = task as Partial<ShopTask> | null;
+  return (
+    typeof t === "object" &&
+    t !== null &&
+    t.env === "shop" &&
+    Array.isArray(t.listings) &&
+    typeof t.rules === "object" &&
+    typeof t.request === "object"
+  );
+}
+
+/**
+ * An episode in flight: its turns so far replayed through the shop's own rules (the machine's
+ * steps, as pure functions), so the calls, their results and every negotiation are exactly what the
+ * episode has — with the offer its seller is still answering marked pending.
+ */
+function shopLive(e: LiveEpisodeState, task: unknown): ShopEpisodeModel | { mismatch: string } {
+  if (!isShopTask(task)) return { mismatch: "no shop task for this episode" };
+  // A plain shop's episodes in flight keep the generic list of turns they always had.
+  if (!task.rules.offers) return { mismatch: "a plain shop lists its turns" };
+  let state: EpisodeState = initialState();
+  for (const t of e.turns) {
+    const seller = t.role !== SHOP_SHOPPER && state.open?.awaiting?.seller === t.role;
+    if (seller) state = applySellerAnswer(state, t.error === undefined ? t.action : null, task, t.error);
+    else if (t.error !== undefined) state = applyAgentError(state, t.error);
+    else state = applyMessage(state, t.action, task);
+  }
+  const record = shopTrialRecord({
+    run: "",
+    trialKey: "",
+    seq: e.seq,
+    agent: e.agent,
+    replicate: 0,
+    task,
+    outcome: outcomeOf(state, task),
+    usage: emptyUsage(),
+  });
+  const m = shopModel(record as unknown as TrialRecord);
+  if ("mismatch" in m) return m;
+  const w = state.open?.awaiting ?? null;
+  const negotiations = m.negotiations ?? (task.rules.offers ? [] : null);
+  if (w && negotiations) {
+    const pending = { step: w.step, price: w.price };
+    const i = negotiations.findIndex((n) => n.id === w.id);
+    if (i >= 0) negotiations[i] = { ...negotiations[i]!, pending };
+    else
+      negotiations.push({
+        id: w.id,
+        name: task.listings.find((l) => l.id === w.id)?.name ?? "",
+        seller: w.seller,
+        listPrice: w.listPrice,
+        cost: w.cost,
+        cap: w.cap,
+        moves: [],
+        ladder: [],
+        deal: null,
+        closed: false,
+        sellerInvalid: 0,
+        booked: false,
+        pending,
+      });
+  }
+  return {
+    ...m,
+    live: true,
+    // The outcome of an episode not yet over reads "out of steps"; only a real end says deadlock.
+    deadlock: state.end ? m.deadlock : false,
+    negotiations,
+    waiting: w ? `${w.seller} is answering an offer of ${formatUsd(w.price)} to ${w.id}` : null,
   };
 }
 
@@ -170,20 +401,28 @@ export function shopOutcomeLabel(endReason: string, success: boolean, price: num
   return endReason.replace("-", " ");
 }
 
+/** "2 offers: deal $210 on L07" — a design with offers only (plain records have no negotiations). */
+function negotiationDetail(r: TrialRecord): string {
+  if (!Array.isArray(r.negotiations)) return "";
+  const list = r.negotiations as { id?: unknown; deal?: unknown }[];
+  if (list.length === 0) return " · no offer";
+  const deals = list.filter((n) => typeof n.deal === "number");
+  const what = deals.map((n) => `deal ${formatUsd(n.deal as number)} on ${String(n.id)}`).join(", ");
+  return ` · ${list.length} negotiation${list.length === 1 ? "" : "s"}${what ? `: ${what}` : ""}${r.deadlock === true ? " · deadlock" : ""}`;
+}
+
 function shopSummary(r: TrialRecord): EpisodeSummary {
   const booked = r.booked as { name?: unknown; price?: unknown } | null | undefined;
   const reason = nonResponseOf(r)?.reason ?? null;
   const endReason = str(r, "endReason");
   const trajectory = Array.isArray(r.trajectory) ? r.trajectory.length : 0;
+  // With offers, what was paid (an agreed price) rather than the list price.
+  const price = typeof r.paid === "number" ? r.paid : typeof booked?.price === "number" ? booked.price : null;
   return {
     seq: Number(r.seq),
     agent: str(r, "agent"),
-    outcome: shopOutcomeLabel(
-      endReason,
-      r.success === true,
-      typeof booked?.price === "number" ? booked.price : null,
-    ),
-    detail: `${str(r, "family")} · ${typeof booked?.name === "string" ? booked.name : (reason ?? str(r, "giveUpReason"))} · ${trajectory} calls`,
+    outcome: shopOutcomeLabel(endReason, r.success === true, price),
+    detail: `${str(r, "family")} · ${typeof booked?.name === "string" ? booked.name : (reason ?? str(r, "giveUpReason"))} · ${trajectory} calls${negotiationDetail(r)}`,
     nonResponse: endReason === "invalid" || endReason === "agent-error",
     steps: Math.max(1, trajectory),
     error: agentErrorOf(reason),
@@ -203,6 +442,7 @@ export interface ShopStats {
 export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
   env: "shop",
   model: shopModel,
+  live: shopLive,
   summary: shopSummary,
   status: (r) => ({
     nonResponse: r.endReason === "invalid" || r.endReason === "agent-error",
@@ -278,6 +518,27 @@ export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
   ],
 };
 
+/**
+ * A negotiation's status in words: the deal, the seller's quit, still open, or — once the episode
+ * is over — a deadlock (it ran out of steps with this one open) or no deal.
+ */
+export function negotiationStatus(
+  n: Pick<ShopNegotiationModel, "deal" | "closed" | "booked">,
+  o: { over: boolean; deadlock: boolean },
+): string {
+  if (n.deal !== null) return `deal ${formatUsd(n.deal)}${n.booked ? " · booked" : ""}`;
+  if (n.closed) return "closed by the seller";
+  if (!o.over) return "open";
+  return o.deadlock ? "deadlock" : "no deal";
+}
+
+/** A move in a few words: "#3 offer $150 → counter $230". */
+function movePlain(m: ShopMoveLine): string {
+  const price = m.price === null ? "" : ` ${formatUsd(m.price)}`;
+  const said = m.message ? ` “${m.message}”` : "";
+  return m.side === "buyer" ? `#${m.step} buyer offers${price}${said}` : `   seller ${m.move}${price}${said}`;
+}
+
 /** The episode in full as plain lines (`watch` without a terminal): request, every call, the outcome. */
 export function shopPlainLines(m: ShopEpisodeModel): string[] {
   const out = [`task ${m.taskId} · ${m.family}`, ...m.request];
@@ -285,10 +546,17 @@ export function shopPlainLines(m: ShopEpisodeModel): string[] {
     out.push(
       `${c.step === null ? "not run" : `call ${c.step}`} (message ${c.turn}): ${c.tool || "(no call)"}(${c.args}) → ${c.summary}`,
     );
+  for (const n of m.negotiations ?? []) {
+    out.push(
+      `negotiation ${n.id}${n.name ? ` ${n.name}` : ""} · ${n.seller} · list ${formatUsd(n.listPrice)} · cap ${n.cap === null ? "none" : formatUsd(n.cap)} · cost ${formatUsd(n.cost)}`,
+      ...n.moves.map(movePlain),
+      `   ${negotiationStatus(n, { over: !m.live, deadlock: m.deadlock })}${n.sellerInvalid > 0 ? ` · ${n.sellerInvalid} unreadable seller answer${n.sellerInvalid === 1 ? "" : "s"}` : ""}`,
+    );
+  }
   const b = m.booked;
   if (b)
     out.push(
-      `booked ${b.id} ${b.name} · ${formatPrice(b.price)} · ${b.stars}★ · ${b.area} (page ${b.page}, rank ${b.rank}) · ${b.checks.map((c) => `${c.label} ${c.met ? "met" : "NOT met"}`).join(", ") || "no hard constraint"}`,
+      `booked ${b.id} ${b.name} · ${formatPrice(b.price)}${m.paid !== null && m.paid !== b.price ? ` (paid ${formatUsd(m.paid)} by a deal)` : ""} · ${b.stars}★ · ${b.area} (page ${b.page}, rank ${b.rank}) · ${b.checks.map((c) => `${c.label} ${c.met ? "met" : "NOT met"}`).join(", ") || "no hard constraint"}`,
     );
   else
     out.push(
