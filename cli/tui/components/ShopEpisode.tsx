@@ -56,7 +56,7 @@ function Outcome({ model }: { model: ShopEpisodeModel }) {
           {verdict} —{" "}
           {model.endReason === "gave-up"
             ? `gave up: ${model.giveUpReason ?? ""}`
-            : `${model.endReason.replace("-", " ")}${model.nonResponse ? `: ${model.nonResponse.reason}` : ""}${model.deadlock ? " · deadlock" : ""}`}
+            : `${model.endReason.replaceAll("-", " ")}${model.nonResponse ? `: ${model.nonResponse.reason}` : ""}${model.deadlock ? " · deadlock" : ""}`}
         </Text>
       )}
       <Text color="gray" wrap="truncate">

@@ -398,7 +398,7 @@ export function shopOutcomeLabel(endReason: string, success: boolean, price: num
   const mark = success ? "✓" : "✗";
   if (endReason === "booked") return `booked ${price === null ? "" : `${formatPrice(price)} `}${mark}`;
   if (endReason === "gave-up") return `gave up ${mark}`;
-  return endReason.replace("-", " ");
+  return endReason.replaceAll("-", " ");
 }
 
 /** "2 offers: deal $210 on L07" — a design with offers only (plain records have no negotiations). */

@@ -143,7 +143,9 @@ describe("the negotiation panels of a shop episode", () => {
     const f = frame(m, { width: 50, height: 30 });
     expect(Math.max(...f.split("\n").map((l) => [...l].length))).toBeLessThanOrEqual(50);
     expect(f).toMatch(/seller-\d: deadlock/);
-    expect(f).toMatch(/✗ failure — out of.steps · deadlock$/m);
+    expect(f).toMatch(/✗ failure — out of steps · deadlock$/m);
+    expect(episodeSummary(r).outcome).toBe("out of steps");
+    expect(episodeSummary(r).detail).toMatch(/ · deadlock$/);
     // One panel a row: no two listing ids on one line.
     for (const line of f.split("\n"))
       expect(m.negotiations!.filter((x) => line.startsWith(`${x.id} `)).length).toBeLessThanOrEqual(1);
