@@ -18,6 +18,8 @@ const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 const FONT = { font: "Helvetica, Arial, sans-serif", labelFontSize: 11, titleFontSize: 12 };
 const KINDS = ["buyer offer", "seller counter", "deal"] as const;
 const KIND_COLOURS = ["#1f77b4", "#e07b39", "#2ca02c"];
+/** A cap up to this share of the list price widens the axis to show it; a higher one is clipped. */
+const CAP_SHOWN = 1.15;
 /** Pairs drawn at most (each a row of up to three panels): a report, not a dump. */
 const MAX_PAIRS = 8;
 
@@ -74,10 +76,10 @@ export function priceLadderChart(n: NegotiationAnalysis): VegaLiteSpec | null {
   if (panels.length === 0) return null;
   const moves = points.filter((p) => p.step !== null);
   const maxStep = Math.max(1, ...moves.map((p) => p.step!));
-  // The axis spans the moves, the list price and the costs; a cap far above them (caps run to
-  // several times a cheap listing's price) would flatten every ladder, so it is clipped there and
-  // its dollar value stays in the panel's header.
-  const shares = points.filter((p) => p.kind !== "cap").map((p) => p.share);
+  // The axis spans the moves, the list price, the costs and the caps near the list price; a cap far
+  // above it (caps run to several times a cheap listing's price) would flatten every ladder, so it
+  // is clipped there and its dollar value stays in the panel's header.
+  const shares = points.filter((p) => p.kind !== "cap" || p.share <= CAP_SHOWN).map((p) => p.share);
   const lo = Math.min(...shares);
   const hi = Math.max(...shares);
   const pad = 0.08 * (hi - lo || 1);

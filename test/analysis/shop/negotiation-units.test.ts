@@ -15,7 +15,9 @@ import {
   dollarAmounts,
   type NegotiationEpisode,
   type NegotiationUnit,
+  negotiationTables,
   normalizedProfits,
+  priceLadderChart,
   quotedOffers,
   type ShopEpisode,
   sellerNamer,
@@ -270,6 +272,20 @@ describe("records", () => {
       "seller-3",
     ]);
     expect(sellerNamer(undefined)("seller-1")).toBe("seller-1");
+  });
+
+  it("an offers run in which nobody made an offer: the section, empty, and no ladders to draw", () => {
+    const booked = { id: "A", price: 120 } as NegotiationEpisode["booked"];
+    const a = analyzeNegotiation([
+      episode({ agent: "careful", booked, paid: 120, endReason: "booked" }),
+      episode({ agent: "careful", taskId: "t2", booked, paid: 120, endReason: "booked" }),
+    ]);
+    expect(a).toMatchObject({ episodes: 2, negotiations: 0, deals: 0, pairs: [] });
+    expect(a.buyers[0]).toMatchObject({ buyer: "careful", negotiations: 0, bookings: 2 });
+    expect(a.buyers[0]!.dealRate.estimate).toBeNull();
+    expect(a.buyers[0]!.paidDiscount.estimate).toBe(0);
+    expect(priceLadderChart(a)).toBeNull();
+    expect(negotiationTables(a)[0]!.rows).toEqual([]);
   });
 
   it("a record of an offers run without the offer fields is named, not skipped", () => {
