@@ -5,8 +5,9 @@
  * listing it can — its cheapest deal, or a list price where no deal is lower.
  *
  * The generator is the bargaining one (`ogDecision`), unchanged, on each pair's bargaining view:
- * - its budget B is the request's price cap — the most the buyer may pay a night; a request with
- *   no cap leaves the listing's own list price as B (nothing above it would be worth offering);
+ * - its budget for a pair is the most worth paying that seller: the request's price cap, or the
+ *   listing's list price where that is lower (it can be booked at list without bargaining; with the
+ *   cap alone, half the cap is often past the list price already and the generator never bargains);
  * - its offer at step s is factor[s] × B to the cent, never above B (the paper's linear schedule:
  *   0.5 → 1.0 over its steps, or `--og-schedule`);
  * - the list price is an ask the seller stands by from the start (the listing can be booked at it),
@@ -107,9 +108,15 @@ export function ogShopPlan(
   return { sellers: 0, steps: 0 };
 }
 
-/** The budget B of a pair: the request's cap, or the list price when the request has none. */
+/**
+ * The generator's budget for a pair: the most worth paying this seller — the request's cap, or the
+ * list price where that is lower (the listing can be booked at its list price without a word, so a
+ * schedule that rose past it would stop at its first step above it and never bargain). The schedule
+ * then runs from half the list price up to it. The normalized profits still take B = the cap.
+ */
 export function ogShopBudget(view: ShopView, card: Card): number {
-  return view.request.constraints.maxPrice ?? card.price;
+  const cap = view.request.constraints.maxPrice;
+  return cap === null ? card.price : Math.min(cap, card.price);
 }
 
 /**

@@ -100,7 +100,7 @@ describe("the OG-Narrator in the shop", () => {
     expect(deals).toBeGreaterThan(20);
   });
 
-  it("offers the paper's schedule of the cap to every negotiable seller the budget fits, while below the list price", async () => {
+  it("offers the paper's schedule of min(cap, list price) to every negotiable seller the budget fits, while below the list price", async () => {
     const tasks = buildShopTasks(
       { tasks: 30, seed: 9, negotiable: 0.6, negotiators: 1, families: { open: 1 } },
       DEFAULT_HOTEL_POOL,
@@ -127,7 +127,7 @@ describe("the OG-Narrator in the shop", () => {
       const factors = scheduleFactors({ kind: "linear", start: 0.5, end: 1 }, steps);
       for (const l of negotiable.slice(0, sellers)) {
         const expected = factors
-          .map((f) => offerAt(f, cap))
+          .map((f) => offerAt(f, Math.min(cap, l.price)))
           .filter((p, i, all) => p < l.price && all.slice(0, i).every((q) => q < l.price));
         const made =
           n
@@ -205,7 +205,8 @@ describe("the OG-Narrator in the shop", () => {
     for (const r of asked) {
       const n = o.negotiations!.find((x) => x.id === r.view.codename)!;
       expect(r.view.role).toBe("buyer");
-      expect(r.view.limit).toBe(task.request.constraints.maxPrice);
+      // The pair's budget: the cap, or the list price where that is lower.
+      expect(r.view.limit).toBe(Math.min(task.request.constraints.maxPrice!, n.listPrice));
       expect(r.view.listedPrice).toBe(n.listPrice);
       // Only this pair's moves: every price in its history is one of this negotiation's.
       const prices = n.offers.map((m) => m.price);
