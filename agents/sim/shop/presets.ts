@@ -178,9 +178,9 @@ export const SHOP_PRESETS: Readonly<Record<string, ShopPreset>> = {
 
 /**
  * Simulated market buyers that haggle (specs/market.md Part 3), with known policies: `--agent
- * sim:<name>` in a shop run with offers. Kept apart from SHOP_PRESETS, so that what serve-sim serves
- * and what the plain shop's tests iterate over stay the shoppers without offers. Without negotiable
- * listings each is the careful shopper with part of its step budget held back.
+ * sim:<name>` in a shop run with offers (`sim-shop-<name>` behind serve-sim). Kept apart from
+ * SHOP_PRESETS, so that what the plain shop's tests iterate over stays the shoppers without offers.
+ * Without negotiable listings each is the careful shopper with part of its step budget held back.
  */
 export const HAGGLER_PRESETS: Readonly<Record<string, ShopPreset>> = {
   "anchoring-haggler": haggler(
