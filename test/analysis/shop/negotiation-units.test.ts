@@ -68,10 +68,12 @@ function negotiation(id: string, offers: NegotiationMove[], over: Partial<Negoti
   };
 }
 
-/** An episode with what the negotiation estimators read; one message per step unless `turns` says. */
-function episode(over: Partial<NegotiationEpisode> & { turns?: Record<number, number> }): NegotiationEpisode {
-  const { turns, ...rest } = over;
-  const steps = Object.entries(turns ?? {}).map(([step, turn]) => ({
+/** An episode with what the negotiation estimators read; one message per step unless `messageOf` says. */
+function episode(
+  over: Partial<NegotiationEpisode> & { messageOf?: Record<number, number> },
+): NegotiationEpisode {
+  const { messageOf, ...rest } = over;
+  const steps = Object.entries(messageOf ?? {}).map(([step, turn]) => ({
     step: Number(step),
     turn,
     tool: "x",
@@ -183,7 +185,7 @@ describe("sellers played against each other", () => {
         { id: "C", price: 175, step: 4 },
       ] as NegotiationEpisode["shown"],
       // Steps 4 and 5 are one message: C's price (shown by step 4) was not seen when step 5 was written.
-      turns: { 1: 1, 2: 2, 3: 3, 4: 4, 5: 4, 6: 5, 7: 6 },
+      messageOf: { 1: 1, 2: 2, 3: 3, 4: 4, 5: 4, 6: 5, 7: 6 },
       negotiations: [
         negotiation("A", [
           move(2, "buyer", "offer", 100, "Would you take $100?"), // its own offer
