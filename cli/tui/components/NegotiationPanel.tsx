@@ -143,7 +143,8 @@ export function panelText(
       ),
       color: invalid > 0 && deal === null ? "red" : color,
     },
-    shown,
+    // An offer being answered is the ladder's last message, drawn with the moves.
+    shown: shown + (pending === null ? 0 : 1),
   };
 }
 

@@ -363,25 +363,32 @@ function shopLive(e: LiveEpisodeState, task: unknown): ShopEpisodeModel | { mism
   const w = state.open?.awaiting ?? null;
   const negotiations = m.negotiations ?? (task.rules.offers ? [] : null);
   if (w && negotiations) {
-    const pending = { step: w.step, price: w.price };
     const i = negotiations.findIndex((n) => n.id === w.id);
-    if (i >= 0) negotiations[i] = { ...negotiations[i]!, pending };
-    else
-      negotiations.push({
-        id: w.id,
-        name: task.listings.find((l) => l.id === w.id)?.name ?? "",
-        seller: w.seller,
-        listPrice: w.listPrice,
-        cost: w.cost,
-        cap: w.cap,
-        moves: [],
-        ladder: [],
-        deal: null,
-        closed: false,
-        sellerInvalid: 0,
-        booked: false,
-        pending,
-      });
+    // The first offer to this listing opens its negotiation in the view before the seller answers.
+    const n: ShopNegotiationModel = negotiations[i] ?? {
+      id: w.id,
+      name: task.listings.find((l) => l.id === w.id)?.name ?? "",
+      seller: w.seller,
+      listPrice: w.listPrice,
+      cost: w.cost,
+      cap: w.cap,
+      moves: [],
+      ladder: [],
+      deal: null,
+      closed: false,
+      sellerInvalid: 0,
+      booked: false,
+      pending: null,
+    };
+    // The offer is made: the ladder draws it in a round of its own, its answer to come.
+    const round = n.moves.filter((m) => m.side === "buyer").length + 1;
+    const drawn: ShopNegotiationModel = {
+      ...n,
+      pending: { step: w.step, price: w.price },
+      ladder: [...n.ladder, { turn: round, role: "buyer", action: "BUY", price: w.price, talk: w.message }],
+    };
+    if (i >= 0) negotiations[i] = drawn;
+    else negotiations.push(drawn);
   }
   return {
     ...m,
@@ -401,14 +408,16 @@ export function shopOutcomeLabel(endReason: string, success: boolean, price: num
   return endReason.replaceAll("-", " ");
 }
 
-/** "2 offers: deal $210 on L07" — a design with offers only (plain records have no negotiations). */
+/**
+ * "2 negotiations, 1 deal" — a design with offers only (plain records have no negotiations). Short:
+ * it ends a list line, and the outcome beside it already says what was paid.
+ */
 function negotiationDetail(r: TrialRecord): string {
   if (!Array.isArray(r.negotiations)) return "";
-  const list = r.negotiations as { id?: unknown; deal?: unknown }[];
+  const list = r.negotiations as { deal?: unknown }[];
   if (list.length === 0) return " · no offer";
-  const deals = list.filter((n) => typeof n.deal === "number");
-  const what = deals.map((n) => `deal ${formatUsd(n.deal as number)} on ${String(n.id)}`).join(", ");
-  return ` · ${list.length} negotiation${list.length === 1 ? "" : "s"}${what ? `: ${what}` : ""}${r.deadlock === true ? " · deadlock" : ""}`;
+  const deals = list.filter((n) => typeof n.deal === "number").length;
+  return ` · ${list.length} negotiation${list.length === 1 ? "" : "s"}, ${deals} deal${deals === 1 ? "" : "s"}${r.deadlock === true ? ", deadlock" : ""}`;
 }
 
 function shopSummary(r: TrialRecord): EpisodeSummary {
