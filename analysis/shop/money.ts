@@ -20,6 +20,9 @@ export interface MoneyOnTable {
   notBestShare: number | null;
 }
 
+/** What a booking cost: the agreed price after a deal (a run with offers), else the list price. */
+const paidFor = (e: ShopEpisode) => e.paid ?? e.booked!.price;
+
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 export function moneyOnTable(episodes: readonly ShopEpisode[], fit: LogitFitOk | null): MoneyOnTable {
@@ -39,15 +42,15 @@ export function moneyOnTable(episodes: readonly ShopEpisode[], fit: LogitFitOk |
           best = l;
         }
       }
-      overBest.push(e.booked!.price - best.price);
+      overBest.push(paidFor(e) - best.price);
       notBest.push(best.id !== e.booked!.id);
     }
   }
   return {
     bookings: paid.length,
-    meanPaid: mean(paid.map((e) => e.booked!.price)),
+    meanPaid: mean(paid.map(paidFor)),
     meanCheapest: mean(paid.map((e) => e.cheapestAdmissible!)),
-    meanOverCheapest: mean(paid.map((e) => e.booked!.price - e.cheapestAdmissible!)),
+    meanOverCheapest: mean(paid.map((e) => paidFor(e) - e.cheapestAdmissible!)),
     meanOverBest: overBest ? mean(overBest) : null,
     notBestShare: notBest?.length ? notBest.filter(Boolean).length / notBest.length : null,
   };

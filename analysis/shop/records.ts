@@ -147,6 +147,7 @@ export type ShopEpisode = Omit<
     | "steps"
     | "turns"
     | "invalidCalls"
+    | "paid"
   >,
   "shown"
 > & { shown: Shown[] };

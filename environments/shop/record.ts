@@ -111,10 +111,23 @@ export interface ShopTrialRecord {
 }
 
 /** Success by the final state, as τ-bench judges it: what was booked (or that nothing was). */
+/**
+ * Booked an admissible listing, or gave up when none was admissible. With offers, a booking is
+ * judged at the price paid: a listing listed above the cap but bought under it at an agreed price
+ * meets the price constraint.
+ */
 export function episodeSuccess(task: ShopTask, outcome: ShopOutcome): boolean {
   const feasible = task.admissible.length > 0;
-  if (outcome.endReason === "booked") return feasible && task.admissible.includes(outcome.bookedId ?? "");
+  if (outcome.endReason === "booked") {
+    const l = outcome.bookedId === null ? undefined : taskIndex(task).byId.get(outcome.bookedId);
+    return l !== undefined && isAdmissible(atPricePaid(l, outcome), task.request.constraints);
+  }
   return outcome.endReason === "gave-up" && !feasible;
+}
+
+/** A booked listing as the constraints judge it: at the agreed price where there was a deal. */
+function atPricePaid(l: Listing, outcome: ShopOutcome): Listing {
+  return outcome.paid != null && outcome.paid !== l.price ? { ...l, price: outcome.paid } : l;
 }
 
 export function shopTrialRecord(args: {
@@ -150,7 +163,7 @@ export function shopTrialRecord(args: {
           page: where.page,
           rank: where.rank,
           viewed: where.viewed,
-          admissible: isAdmissible(bookedListing, c),
+          admissible: isAdmissible(atPricePaid(bookedListing, outcome), c),
         }
       : null;
   const admissible = task.listings.filter((l) => task.admissible.includes(l.id));
@@ -169,7 +182,7 @@ export function shopTrialRecord(args: {
     booked,
     endReason: outcome.endReason,
     success: episodeSuccess(task, outcome),
-    constraints: bookedListing ? constraintsMet(bookedListing, c) : null,
+    constraints: bookedListing ? constraintsMet(atPricePaid(bookedListing, outcome), c) : null,
     admissibleCount: admissible.length,
     cheapestAdmissible: admissible.length > 0 ? Math.min(...admissible.map((l) => l.price)) : null,
     admissible: admissible.map(listingRecord),

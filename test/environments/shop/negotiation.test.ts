@@ -10,6 +10,8 @@ import {
   type ShopView,
   shopMachine,
 } from "../../../environments/shop/index.ts";
+import { shopTrialRecord } from "../../../environments/shop/record.ts";
+import { isAdmissible } from "../../../environments/shop/search.ts";
 import { type Step, scripted } from "./helpers.ts";
 
 /** A design where every listing takes offers, dealt to two seller negotiators. */
@@ -223,5 +225,53 @@ describe("offers in the shop", () => {
     }
     // Each pair's seller saw only its own pair's history.
     expect(r.seen[2]!.view.turns[1]!.calls.map((c) => c.result.kind)).toEqual(["offer", "offer", "offer"]);
+  });
+
+  it("a listing listed above the cap but bought under it at an agreed price meets the price constraint: the record judges at the price paid", async () => {
+    const tasks = buildShopTasks(
+      { tasks: 30, seed: 8, negotiable: 1, negotiators: 1, families: { open: 1 } },
+      DEFAULT_HOTEL_POOL,
+    );
+    let found: { task: ShopTask; id: string; cap: number } | null = null;
+    for (const task of tasks) {
+      const cap = task.request.constraints.maxPrice;
+      if (cap === null) continue;
+      const over = task.listings.find(
+        (l) => l.price > cap && isAdmissible({ ...l, price: cap }, task.request.constraints),
+      );
+      if (over) {
+        found = { task, id: over.id, cap };
+        break;
+      }
+    }
+    expect(found).not.toBeNull();
+    const { task, id, cap } = found!;
+    const seller = scriptedSeller([{ type: "deal", price: cap, talk: "Fine." }]);
+    const pages = Math.ceil(task.listings.length / task.rules.pageSize);
+    const r = await play(
+      task,
+      [
+        ...Array.from({ length: pages }, (_, i) => ({ type: "search", page: i + 1 })),
+        { type: "offer", id, price: cap },
+        { type: "book", id },
+      ],
+      { "seller-1": seller },
+    );
+    expect(r.output.paid).toBe(cap);
+    const record = shopTrialRecord({
+      run: "r",
+      trialKey: "k",
+      seq: 1,
+      agent: "scripted",
+      replicate: 0,
+      task,
+      outcome: r.output,
+      usage: r.usage,
+    });
+    expect(task.admissible).not.toContain(id);
+    expect(record.constraints?.price).toBe(true);
+    expect(record.booked?.admissible).toBe(true);
+    expect(record.success).toBe(true);
+    expect(record.booked?.price).toBeGreaterThan(cap);
   });
 });
