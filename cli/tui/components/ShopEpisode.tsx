@@ -25,23 +25,54 @@ function callText(c: ShopCallLine, width: number): string {
   return `${where} m${c.turn} ${c.tool || "(no call)"}(${args}) → ${c.summary}`;
 }
 
-/** With offers, a booking at an agreed price says so; a plain shop's line is unchanged. */
+/**
+ * With offers, a booking at an agreed price says so ahead of the constraint checks (the verdict
+ * line above is full with the listing); a plain shop's lines are unchanged.
+ */
 function paidNote(model: ShopEpisodeModel): string {
   const b = model.booked;
-  return b && model.paid !== null && model.paid !== b.price ? ` → paid ${formatUsd(model.paid)} (deal)` : "";
+  return b && model.paid !== null && model.paid !== b.price
+    ? `paid ${formatUsd(model.paid)} by a deal (list ${formatPrice(b.price)}) · `
+    : "";
 }
 
-function Outcome({ model }: { model: ShopEpisodeModel }) {
+/**
+ * The verdict on a booking: on one line where it fits, else wrapped between its parts, so that the
+ * booked listing's name is never cut.
+ */
+function verdictLines(model: ShopEpisodeModel, width: number): string[] {
+  const b = model.booked;
+  if (!b) return [];
+  return wrapSegments(
+    [
+      `${model.success ? "✓ success" : "✗ failure"} — booked ${b.id} ${b.name}`,
+      formatPrice(b.price),
+      `${b.stars}★`,
+      `${b.area} (page ${b.page}, rank ${b.rank})`,
+    ],
+    width,
+  );
+}
+
+/** Rows the outcome takes: the verdict, the checks and the catalog line (3 also without a booking, as always). */
+function outcomeRows(model: ShopEpisodeModel, width: number): number {
+  return 2 + Math.max(1, verdictLines(model, width).length);
+}
+
+function Outcome({ model, width }: { model: ShopEpisodeModel; width: number }) {
   const b = model.booked;
   const verdict = model.success ? "✓ success" : "✗ failure";
   return (
     <Box flexDirection="column">
       {b ? (
         <>
-          <Text bold color={model.success ? "green" : "red"} wrap="truncate">
-            {`${verdict} — booked ${b.id} ${b.name} · ${formatPrice(b.price)}${paidNote(model)} · ${b.stars}★ · ${b.area} (page ${b.page}, rank ${b.rank})`}
-          </Text>
+          {verdictLines(model, width).map((line) => (
+            <Text key={line} bold color={model.success ? "green" : "red"} wrap="truncate">
+              {line}
+            </Text>
+          ))}
           <Text wrap="truncate">
+            {paidNote(model)}
             {b.checks.length === 0
               ? "the request had no hard constraint"
               : b.checks.map((c) => `${c.met ? "✓" : "✗"} ${c.label}`).join("   ")}
@@ -100,8 +131,8 @@ function Calls({ calls, hidden, width }: { calls: ShopCallLine[]; hidden: number
 function PlainShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
   const shown = Math.max(0, Math.min(step, model.calls.length));
   const done = shown >= model.calls.length;
-  // Rows: 1 header, the request, the calls, 3 of outcome (or 1 of progress).
-  const room = Math.max(2, height - 1 - model.request.length - (done ? 3 : 1));
+  // Rows: 1 header, the request, the calls, the outcome (or 1 of progress).
+  const room = Math.max(2, height - 1 - model.request.length - (done ? outcomeRows(model, width) : 1));
   const visible = model.calls.slice(0, shown);
   const hidden = Math.max(0, visible.length - room + (visible.length > room ? 1 : 0));
   const window = visible.slice(hidden);
@@ -118,7 +149,7 @@ function PlainShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
       <Calls calls={window} hidden={hidden} width={width} />
       {shown === 0 ? <Text color="gray">(no call yet)</Text> : null}
       {done ? (
-        <Outcome model={model} />
+        <Outcome model={model} width={width} />
       ) : (
         <Text color="gray">
           call {shown} of {model.calls.length}
@@ -145,8 +176,8 @@ function NegotiatingShopEpisode({ model, step, width, height }: ShopEpisodeProps
   const negotiations = revealedNegotiations(model.negotiations ?? [], reveal);
   const callRows = Math.min(Math.max(1, visible.length), MIN_CALL_ROWS);
   const layoutFor = (request: string[]) => {
-    // Rows: 1 header, the request, the calls, the negotiations, 3 of outcome (or 1 of progress).
-    const fixed = 1 + request.length + (done ? 3 : 1);
+    // Rows: 1 header, the request, the calls, the negotiations, the outcome (or 1 of progress).
+    const fixed = 1 + request.length + (done ? outcomeRows(model, width) : 1);
     return {
       request,
       fixed,
@@ -195,7 +226,7 @@ function NegotiatingShopEpisode({ model, step, width, height }: ShopEpisodeProps
           )}
         </Text>
       ) : done ? (
-        <Outcome model={model} />
+        <Outcome model={model} width={width} />
       ) : (
         <Text color="gray">
           call {shown} of {model.calls.length}

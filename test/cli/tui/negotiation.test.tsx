@@ -67,14 +67,16 @@ function plain(f: string | undefined): string {
 
 const money = (x: number) => `$${Number.isInteger(x) ? x : x.toFixed(2)}`;
 
-/** A record whose negotiated listings carry the pool's longest names. */
+/** A record whose negotiated listings (the booked one too) carry the pool's longest names. */
 function withLongNames(r: TrialRecord): TrialRecord {
   const ids = (r.negotiations as { id: string }[]).map((n) => n.id);
+  const named = <T extends { id: string; name: string }>(x: T): T =>
+    ids.includes(x.id) ? { ...x, name: LONG_NAMES[ids.indexOf(x.id) % LONG_NAMES.length]! } : x;
+  const booked = r.booked as { id: string; name: string } | null;
   return {
     ...r,
-    shown: (r.shown as { id: string; name: string }[]).map((s) =>
-      ids.includes(s.id) ? { ...s, name: LONG_NAMES[ids.indexOf(s.id) % LONG_NAMES.length]! } : s,
-    ),
+    shown: (r.shown as { id: string; name: string }[]).map(named),
+    booked: booked ? named(booked) : null,
   };
 }
 
@@ -118,7 +120,7 @@ describe("the negotiation panels of a shop episode", () => {
     expect(booked.deal).toBe(r.paid);
     expect(f).toMatch(new RegExp(`seller-\\d: deal \\${money(booked.deal!)} · booked`));
     expect(f).toMatch(/│[ ┄─b s]*D/);
-    expect(f).toContain(`→ paid ${money(r.paid as number)} (deal)`);
+    expect(f).toContain(`paid ${money(r.paid as number)} by a deal (list $`);
   });
 
   it("grow with the calls as the replay steps through them: no later price, no deal before it happens", () => {
@@ -221,6 +223,27 @@ describe("the negotiation panels of a shop episode", () => {
   });
 });
 
+describe("the booked listing's name", () => {
+  it("wraps in the verdict rather than being cut, with offers and in a plain shop, and stays one line where it fits", () => {
+    const r = withLongNames(run.records.find((x) => x.paid !== null)!);
+    const { negotiations: _n, paid: _p, deadlock: _d, ...plainRecord } = r;
+    for (const record of [r, plainRecord]) {
+      const m = shopModel(record);
+      expect(m.negotiations === null).toBe(record === plainRecord);
+      const b = m.booked!;
+      expect(LONG_NAMES).toContain(b.name);
+      const f = frame(m, { width: 50, height: 30 });
+      const verdict = f.slice(f.search(/[✓✗] (success|failure) — booked/));
+      // Wrapped at spaces: its lines put together hold the name whole.
+      expect(verdict.split("\n").slice(0, 3).join(" ")).toContain(`booked ${b.id} ${b.name}`);
+      expect(verdict).toMatch(/\(page \d+, rank \d+\)/);
+      expect(frame(m, { width: 200 })).toMatch(
+        / — booked \w+ .* · \$\d+ · \d★ · \w+ \(page \d+, rank \d+\)$/m,
+      );
+    }
+  });
+});
+
 describe("offers in the replay of a stored run", () => {
   it("lists the run's episodes with what was paid and opens one with its ladders", async () => {
     const r = run.store.getRun(run.plan.runId)!;
@@ -242,7 +265,7 @@ describe("offers in the replay of a stored run", () => {
     expect(f).toContain(`── episode #${seq} · haggler · shop`);
     expect(f).toContain("offers · 3 negotiations");
     expect(f).toMatch(/C \$[\d.]+│/);
-    expect(f).toContain("→ paid");
+    expect(f).toMatch(/paid \$[\d.]+ by a deal \(list \$\d+\) · [✓✗] price cap/);
   });
 });
 
