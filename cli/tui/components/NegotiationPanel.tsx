@@ -229,6 +229,7 @@ export function NegotiationPanel({ negotiation: n, text, width, chartRows, rows 
           width={width}
           height={chartRows}
           axisLabel="round"
+          alsoSpan={[n.listPrice]}
           legend={false}
         />
       ) : null}

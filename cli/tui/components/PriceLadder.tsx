@@ -24,6 +24,8 @@ export interface PriceLadderProps {
   height: number;
   /** What a column is ("turn" by default). */
   axisLabel?: string;
+  /** More prices the axes take in. */
+  alsoSpan?: readonly number[];
   /** The key under the chart; off where several ladders share one key. */
   legend?: boolean;
 }

@@ -38,10 +38,17 @@ export function ladderLayout(args: {
   height: number;
   /** What a column is, under the chart ("turn" in a bargaining session). */
   axisLabel?: string;
+  /** More prices the axes take in (a shop listing's list price, before its seller has answered). */
+  alsoSpan?: readonly number[];
 }): Ladder {
   const { messages, budget, cost } = args;
   const priced = messages.filter((m) => m.price !== null);
-  const prices = [...(budget === null ? [] : [budget]), cost, ...priced.map((m) => m.price as number)];
+  const prices = [
+    ...(budget === null ? [] : [budget]),
+    cost,
+    ...(args.alsoSpan ?? []),
+    ...priced.map((m) => m.price as number),
+  ];
   let lo = Math.min(...prices);
   let hi = Math.max(...prices);
   if (hi - lo < 0.01) {

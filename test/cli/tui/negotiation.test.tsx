@@ -309,6 +309,8 @@ describe("offers live", () => {
     expect(f).toContain("in flight");
     expect(f).toMatch(/in progress · \d+ calls · seller-\d is answering an offer/);
     expect(f).toMatch(/seller-\d is answering \$\d+…/);
+    // The axes take in the list price before the seller has answered (they do not jump when it does).
+    expect(f).toContain(`$${first.listPrice.toFixed(2)}│`);
     // Every turn in: the negotiations are the record's.
     const all = at(turns.length) as ShopEpisodeModel;
     const negotiations = result.output.negotiations!;
