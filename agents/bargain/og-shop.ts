@@ -20,6 +20,8 @@
  *   seller (a step is one offer, the last one the acceptance, and one step is left to book) — at
  *   least 2 (an offer, then the acceptance); with too many sellers for 2 steps each it bids to the
  *   cheapest by list price that fit (`ogShopPlan`).
+ * Each offer carries its narration's note beside the call (`meta`, as the bargaining OG-Narrator's
+ * action does), so a template fallback is kept on the offer's move and counted by the analysis.
  * Nothing is kept between messages: every pair's history is read off the view, so one instance
  * plays any number of episodes at once.
  */
@@ -205,7 +207,9 @@ export class OgShopBuyer implements Agent<ShopView, unknown> {
       const calls = planned.offers.map((o, i) => {
         const n = said[i]!;
         if (n.usage) usage = addUsage(usage, n.usage);
-        return offer(o.id, o.decision.price!, n.talk.slice(0, MESSAGE_MAX));
+        const call = offer(o.id, o.decision.price!, n.talk.slice(0, MESSAGE_MAX));
+        // Beside the call, not in its arguments: the offer tool's arguments are strict.
+        return n.note ? { ...call, meta: { note: n.note } } : call;
       });
       return { action: toolCalls(calls), usage };
     };

@@ -11,6 +11,7 @@ export {
   hasLlmNarrator,
   MOSTLY_TEMPLATE,
   mostlyTemplateSentence,
+  type NarratedUnit,
   type NarratorInput,
   type NarratorUse,
   narratorUse,

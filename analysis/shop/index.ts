@@ -65,6 +65,7 @@ export {
   sessionOf,
 } from "./negotiation-deals.ts";
 export { discountChart, priceLadderChart } from "./negotiation-figures.ts";
+export { buyerNarration, episodeNarration, mostlyTemplateOffers } from "./negotiation-narrator.ts";
 export {
   bookingBuyerNormalized,
   buyerPairs,
@@ -87,7 +88,13 @@ export {
 } from "./negotiation-records.ts";
 export { type BuyerRisks, breaksConstraint, buyerRisks } from "./negotiation-risks.ts";
 export { clusteredMean, type MeanEstimate } from "./negotiation-stats.ts";
-export { meanCell, meanPercentCell, negotiationTables } from "./negotiation-tables.ts";
+export {
+  hasNarratedOffers,
+  meanCell,
+  meanPercentCell,
+  narratorFallbackCell,
+  negotiationTables,
+} from "./negotiation-tables.ts";
 export { type ShopOutcomes, shopOutcomes } from "./outcomes.ts";
 export { type PassK, type PassKOptions, passHatK, passK } from "./pass-k.ts";
 export { armOf, type ShopEpisode, type ShownDescription, shopEpisodesFromRecords } from "./records.ts";

@@ -16,6 +16,7 @@
 import type { NegotiationMove } from "../../environments/shop/types.ts";
 import { type ScoredSession, type SessionInput, scoreSession } from "../bargain/session.ts";
 import { type ByInterest, summarizeByInterest } from "../bargain/summary.ts";
+import { buyerNarration } from "./negotiation-narrator.ts";
 import type { NegotiationEpisode } from "./negotiation-records.ts";
 import { clusteredMean, type MeanEstimate } from "./negotiation-stats.ts";
 import { clusteredShare, type Share } from "./share.ts";
@@ -246,6 +247,10 @@ export interface BuyerNegotiation extends DealStats {
   bookedAtDeal: number;
   /** Mean (list − paid)/list over bookings, a booking without a deal counting 0; task-clustered interval. */
   paidDiscount: MeanEstimate;
+  /** With an LLM narrator (`og-narrator:openai:<model>`): the offers it worded; null otherwise. */
+  narratedOffers: number | null;
+  /** Of those, the offers said with the template line (the model gave no usable sentence); null without an LLM narrator. */
+  narratorFallbacks: number | null;
 }
 
 function distinct<T>(xs: readonly T[]): T[] {
@@ -279,6 +284,7 @@ export function buyerNegotiations(
   return buyers.map((buyer) => {
     const mine = episodes.filter((e) => e.agent === buyer);
     const bookings = mine.filter((e) => e.booked !== null && e.paid !== null);
+    const narration = buyerNarration(mine, buyer);
     return {
       buyer,
       episodes: mine.length,
@@ -298,6 +304,8 @@ export function buyerNegotiations(
         units.filter((u) => u.buyer === buyer),
         level,
       ),
+      narratedOffers: narration?.turns ?? null,
+      narratorFallbacks: narration?.fallbacks ?? null,
     };
   });
 }

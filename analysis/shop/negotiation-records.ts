@@ -16,6 +16,7 @@ const Move = z.looseObject({
   price: z.number().nullable(),
   message: z.string(),
   answer: z.enum(["accept", "counter", "reject", "quit", "invalid", "deal"]).optional(),
+  note: z.string().optional(),
 });
 
 const NegotiationRecord = z.looseObject({

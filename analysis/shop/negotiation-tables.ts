@@ -1,8 +1,9 @@
 /**
- * The negotiation analysis as tables (terminal and markdown alike): deals per pair and per buyer,
- * normalized profits per pair, sellers played against each other, the paired comparisons, and the
- * risk flags.
+ * The negotiation analysis as tables (terminal and markdown alike): deals per pair and per buyer
+ * (with an LLM narrator's template fallbacks), normalized profits per pair, sellers played against
+ * each other, the paired comparisons, and the risk flags.
  */
+import { fallbackText } from "../bargain/narrator.ts";
 import { dollars, fixed, percent } from "../report/format.ts";
 import type { Interval } from "../stats/index.ts";
 import { type ShopTable, shareCell } from "./cells.ts";
@@ -65,7 +66,21 @@ export function dealsByPairTable(n: NegotiationAnalysis): ShopTable {
   };
 }
 
+/** Whether some buyer has an LLM narrator: only then do the tables get a narrator column. */
+export function hasNarratedOffers(n: NegotiationAnalysis): boolean {
+  return n.buyers.some((b) => b.narratedOffers !== null);
+}
+
+/** "12 of 12 offers (100.0%)" for a buyer with an LLM narrator; "" for one without. */
+export function narratorFallbackCell(b: NegotiationAnalysis["buyers"][number]): string {
+  return b.narratedOffers === null
+    ? ""
+    : fallbackText({ turns: b.narratedOffers, fallbacks: b.narratorFallbacks ?? 0 }, "offers");
+}
+
 export function dealsByBuyerTable(n: NegotiationAnalysis): ShopTable {
+  // Only runs with an LLM narrator get the column: the template narrator never falls back.
+  const narrated = hasNarratedOffers(n);
   return {
     title:
       "Negotiations per buyer (all sellers): deal rate, discount on deals, and what bookings paid against the list price",
@@ -79,6 +94,7 @@ export function dealsByBuyerTable(n: NegotiationAnalysis): ShopTable {
       "bookings",
       "at an agreed price",
       "paid vs list (bookings)",
+      ...(narrated ? ["narrator fallbacks"] : []),
     ],
     rows: n.buyers.map((b) => [
       b.buyer,
@@ -90,8 +106,14 @@ export function dealsByBuyerTable(n: NegotiationAnalysis): ShopTable {
       String(b.bookings),
       String(b.bookedAtDeal),
       meanPercentCell(b.paidDiscount),
+      ...(narrated ? [narratorFallbackCell(b)] : []),
     ]),
-    note: "negotiated = episodes with at least one offer; paid vs list = (list − paid)/list over bookings, a booking without a deal counting 0.",
+    note:
+      "negotiated = episodes with at least one offer; paid vs list = (list − paid)/list over bookings, a booking without a deal counting 0." +
+      (narrated
+        ? " narrator fallbacks: the LLM narrator's offers said with the template line (no usable sentence in its answers)." +
+          n.notes.map((x) => ` ${x}`).join("")
+        : ""),
   };
 }
 

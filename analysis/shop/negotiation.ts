@@ -2,7 +2,8 @@
  * The negotiation analysis of a shop run with offers (specs/market.md Part 3, Outcomes): deal rates
  * and discounts per buyer × seller pair and per buyer, the bargaining paper's normalized profits
  * with B = the cap and C = the cost, sellers played against each other, paired comparisons of the
- * buyers on the same tasks, and the risk flags. Pure: episodes in (agent errors already left out),
+ * buyers on the same tasks, the risk flags, and for an OG-Narrator with an LLM narrator how many of
+ * its offers fell back to the template line. Pure: episodes in (agent errors already left out),
  * results out; randomness only from the seed given.
  */
 import {
@@ -12,6 +13,7 @@ import {
   type PairNegotiation,
   pairNegotiations,
 } from "./negotiation-deals.ts";
+import { mostlyTemplateOffers } from "./negotiation-narrator.ts";
 import { buyerPairs, compareNegotiatingBuyers, type NegotiationComparison } from "./negotiation-paired.ts";
 import { type BuyerQuotes, buyerQuotes } from "./negotiation-quotes.ts";
 import { type NegotiationEpisode, negotiationEpisodes, sellerNamer } from "./negotiation-records.ts";
@@ -42,6 +44,8 @@ export interface NegotiationAnalysis {
   quotes: BuyerQuotes[];
   comparisons: NegotiationComparison[];
   risks: BuyerRisks[];
+  /** Plain warnings: buyers most of whose offers are the template narrator's words, not their model's. */
+  notes: string[];
 }
 
 /** `episodes`: a run's episodes that carry the offer fields, agent errors left out. */
@@ -62,6 +66,7 @@ export function analyzeNegotiation(
     ]),
   ].sort((a, b) => Number(a.slice(7)) - Number(b.slice(7)) || a.localeCompare(b));
   const uncapped = units.filter((u) => u.cap === null);
+  const byBuyer = buyerNegotiations(list, units, buyers, level);
   return {
     level,
     draws,
@@ -71,11 +76,18 @@ export function analyzeNegotiation(
     deals: units.filter((u) => u.deal !== null).length,
     uncapped: { negotiations: uncapped.length, deals: uncapped.filter((u) => u.deal !== null).length },
     pairs: pairNegotiations(units, level),
-    buyers: buyerNegotiations(list, units, buyers, level),
+    buyers: byBuyer,
     quotes: buyerQuotes(list, buyers, level),
     comparisons: buyerPairs(buyers).map(([t, c]) =>
       compareNegotiatingBuyers(list, t, c, { draws, level, seed: options.seed }),
     ),
     risks: buyerRisks(list, buyers, level),
+    notes: byBuyer.flatMap(
+      (b) =>
+        mostlyTemplateOffers(
+          b.buyer,
+          b.narratedOffers === null ? null : { turns: b.narratedOffers, fallbacks: b.narratorFallbacks ?? 0 },
+        ) ?? [],
+    ),
   };
 }

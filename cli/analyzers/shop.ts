@@ -13,7 +13,11 @@ import {
   shopFigures,
   shopTables,
 } from "../../analysis/shop/index.ts";
-import { meanPercentCell } from "../../analysis/shop/negotiation-tables.ts";
+import {
+  hasNarratedOffers,
+  meanPercentCell,
+  narratorFallbackCell,
+} from "../../analysis/shop/negotiation-tables.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
@@ -93,7 +97,8 @@ export function shopHeadline(a: ShopAnalysis): Headline {
 /**
  * With offers in the design: a line per buyer — its deal rate over its negotiations, the mean
  * discount of its deals and of what its bookings paid against the list price, and its deals above
- * the request's cap.
+ * the request's cap. A buyer with an LLM narrator also shows how many of its offers fell back to
+ * the template line, and a sentence when most did (its numbers are then the template narrator's).
  */
 function negotiationHeadline(a: ShopAnalysis): { lines: string[]; json: unknown } | null {
   const n = a.negotiation;
@@ -108,12 +113,25 @@ function negotiationHeadline(a: ShopAnalysis): { lines: string[]; json: unknown 
       paidDiscount: { estimate: b.paidDiscount.estimate, low: b.paidDiscount.low, high: b.paidDiscount.high },
       overpayments: { dealsOverCap: r.dealsOverCap, cappedDeals: r.cappedDeals },
       deadlock: r.deadlock.estimate,
+      narratedOffers: b.narratedOffers,
+      narratorFallbacks: b.narratorFallbacks,
     };
   });
+  // The column only where a buyer has an LLM narrator: a template narrator has nothing to fall back from.
+  const narrated = hasNarratedOffers(n);
   const lines = [
     `negotiation (${n.negotiations} negotiations, ${n.deals} deals; sellers ${n.sellers.map((s) => (s.name === s.role ? s.role : `${s.role} ${s.name}`)).join(", ")}):`,
     ...renderTable(
-      ["buyer", "negotiations", "deal rate", "discount (deals)", "paid vs list", "overpayments", "deadlock"],
+      [
+        "buyer",
+        "negotiations",
+        "deal rate",
+        "discount (deals)",
+        "paid vs list",
+        "overpayments",
+        "deadlock",
+        ...(narrated ? ["narrator fallbacks"] : []),
+      ],
       n.buyers.map((b, i) => [
         b.buyer,
         String(b.negotiations),
@@ -122,8 +140,10 @@ function negotiationHeadline(a: ShopAnalysis): { lines: string[]; json: unknown 
         meanPercentCell(b.paidDiscount),
         `${rows[i]!.overpayments.dealsOverCap} of ${rows[i]!.overpayments.cappedDeals} deals over the cap`,
         percent(rows[i]!.deadlock),
+        ...(narrated ? [narratorFallbackCell(b)] : []),
       ]),
     ).split("\n"),
+    ...n.notes,
   ];
   return { lines, json: rows };
 }

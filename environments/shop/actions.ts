@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ActionMeta, META_KEY } from "../bargain/actions.ts";
 import { AMENITIES, SORTS } from "./types.ts";
 
 /**
@@ -119,17 +120,36 @@ export const TOOL_SCHEMAS: Readonly<Record<ShopTool, z.ZodType>> = {
 /**
  * Several tool calls in one agent message (parallel tool calls): the shape the LLM agent gives an
  * environment when a model answers with more than one call (`agents/llm/graph.ts`), and the one
- * simulated shoppers use. Each call is answered in order, with its own result.
+ * simulated shoppers use. Each call is answered in order, with its own result. A call's `meta` is
+ * bookkeeping beside its arguments (the bargaining `meta` convention: the OG-Narrator's note that
+ * its narrator fell back to the template line): the rules keep its `note` on the offer's
+ * negotiation move and never judge it.
  */
 export const TOOL_CALL_BATCH = "several tool calls";
 
 export interface ToolCallBatch {
   type: typeof TOOL_CALL_BATCH;
-  calls: { name: string; args: unknown }[];
+  calls: { name: string; args: unknown; meta?: ActionMeta }[];
 }
 
-/** A batch of calls, or the single call itself when there is one. */
-export function toolCalls(calls: readonly { name: string; args: Record<string, unknown> }[]): unknown {
-  if (calls.length === 1) return { ...calls[0]!.args, type: calls[0]!.name };
-  return { type: TOOL_CALL_BATCH, calls: calls.map((c) => ({ name: c.name, args: c.args })) };
+/** A call an agent builds: tool name, arguments, and optional bookkeeping beside them. */
+export interface BuiltCall {
+  name: string;
+  args: Record<string, unknown>;
+  meta?: ActionMeta;
+}
+
+/**
+ * A batch of calls, or the single call itself when there is one (its `meta` then at the top level,
+ * as a bargaining action carries it).
+ */
+export function toolCalls(calls: readonly BuiltCall[]): unknown {
+  if (calls.length === 1) {
+    const c = calls[0]!;
+    return { ...c.args, type: c.name, ...(c.meta ? { [META_KEY]: c.meta } : {}) };
+  }
+  return {
+    type: TOOL_CALL_BATCH,
+    calls: calls.map((c) => ({ name: c.name, args: c.args, ...(c.meta ? { [META_KEY]: c.meta } : {}) })),
+  };
 }

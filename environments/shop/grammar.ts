@@ -11,9 +11,14 @@ import type { ShopCall } from "./types.ts";
 const ACTION_LINE = /^\s*Action:\s*(.*?)\s*$/s;
 const CALL = /^([A-Za-z_][A-Za-z0-9_]*)\((.*)\)$/s;
 
-/** A call read from a text reply; `problem` says why it cannot be run as written. */
+/**
+ * A call read from an agent message; `problem` says why it cannot be run as written. `note` is the
+ * bookkeeping the message carried beside the call (`meta.note`, see `decodeMessage`): never an
+ * argument, kept on the negotiation move an offer makes.
+ */
 export interface TextCall extends ShopCall {
   problem?: string;
+  note?: string;
 }
 
 export const GRAMMAR_HINT = 'write one line per call, e.g. Action: search({"maxPrice": 200})';

@@ -30,6 +30,8 @@ export interface AwaitedOffer {
   message: string;
   /** The shopper's step (tool call) that made the offer. */
   step: number;
+  /** The bookkeeping note the call carried (`meta.note`), kept on the offer's move. */
+  note?: string;
   listPrice: number;
   cost: number;
   cap: number | null;
@@ -54,11 +56,16 @@ function negotiationOf(negotiations: readonly NegotiationState[], id: string): N
   return undefined;
 }
 
+/** A note as an optional field: absent, not undefined, so a record without one is unchanged. */
+function noted(note: string | undefined): { note?: string } {
+  return note === undefined ? {} : { note };
+}
+
 /**
  * The shopper's offer to a shown listing: refused when the listing takes no offers, when this pair
  * already has a deal or the seller ended it; a deal at once when it is exactly the seller's own
  * earlier counter (the seller offered that price: accepting it needs no answer); otherwise sent to
- * the seller.
+ * the seller. `note` is the call's bookkeeping (`meta.note`), kept on the offer's move.
  */
 export function offerCall(
   l: Listing,
@@ -67,6 +74,7 @@ export function offerCall(
   step: number,
   task: ShopTask,
   negotiations: readonly NegotiationState[],
+  note?: string,
 ): OfferCall {
   if (!l.negotiation) {
     return {
@@ -91,7 +99,15 @@ export function offerCall(
     for (const m of n.history) {
       if (m.role === "seller" && m.type === "offer" && samePrice(m.price!, price)) {
         const deal = m.price!;
-        const move: NegotiationMove = { step, side: "buyer", move: "offer", price, message, answer: "deal" };
+        const move: NegotiationMove = {
+          step,
+          side: "buyer",
+          move: "offer",
+          price,
+          message,
+          answer: "deal",
+          ...noted(note),
+        };
         return {
           result: { kind: "offer", id: l.id, price, answer: "deal", counter: null, message: "", deal },
           negotiation: {
@@ -111,6 +127,7 @@ export function offerCall(
       price,
       message,
       step,
+      ...noted(note),
       listPrice: l.price,
       cost: l.negotiation.cost,
       cap,
@@ -177,7 +194,15 @@ export function answerOffer(
   };
   const offers: NegotiationMove[] = [
     ...n.offers,
-    { step: w.step, side: "buyer", move: "offer", price: w.price, message: w.message, answer: m.move },
+    {
+      step: w.step,
+      side: "buyer",
+      move: "offer",
+      price: w.price,
+      message: w.message,
+      answer: m.move,
+      ...noted(w.note),
+    },
     { step: w.step, side: "seller", move: m.move, price: m.price, message: m.message },
   ];
   const history = historyWith(w, negotiations);

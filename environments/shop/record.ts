@@ -100,7 +100,8 @@ export interface ShopTrialRecord {
   nonResponse: { reason: string; raw: string } | null;
   /**
    * A design with offers (absent in a plain shop): every negotiation of the episode with its moves
-   * (`offers`: side, price, message, answer), the nightly price paid (the agreed price where there
+   * (`offers`: side, price, message, answer, and the bookkeeping `note` an offer's call carried —
+   * e.g. the OG-Narrator's template fallback), the nightly price paid (the agreed price where there
    * was a deal, else the list price; null without a booking), and whether it ran out of steps
    * while a negotiation was open.
    */

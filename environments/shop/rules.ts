@@ -6,6 +6,7 @@
  * the rest are answered "episode over" without running. The machine wraps these in xstate.
  */
 import type { z } from "zod";
+import { META_KEY } from "../bargain/actions.ts";
 import { formatPrice } from "../choice/prompt.ts";
 import { formatUsd } from "../kernel/money.ts";
 import {
@@ -142,7 +143,30 @@ export const NO_CALL_MESSAGE =
 export const NO_CALL_MESSAGE_OFFERS =
   'your message has no tool call. Call search, view, offer, book or give_up (without tools, end your reply with a line such as Action: search({"maxPrice": 200}))';
 
-/** An agent message read as calls, whatever form it came in. */
+/** The keys of the bargaining `ActionMeta`: a `meta` with any other key is not bookkeeping. */
+const META_KEYS: ReadonlySet<string> = new Set(["tokens", "ms", "note"]);
+
+/**
+ * The bookkeeping an agent put beside a call (the bargaining `meta` convention), or null when
+ * `meta` is not that: a plain object with only `tokens`, `ms` and a string `note`. Only its note
+ * is kept; the rest is the agent's and nobody reads it here.
+ */
+function bookkeeping(meta: unknown): { note?: string } | null {
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return null;
+  const m = meta as Record<string, unknown>;
+  if (!Object.keys(m).every((k) => META_KEYS.has(k))) return null;
+  if (m.note !== undefined && typeof m.note !== "string") return null;
+  return typeof m.note === "string" ? { note: m.note } : {};
+}
+
+/**
+ * An agent message read as calls, whatever form it came in. Bookkeeping beside a call is read off
+ * and never passed to the argument check: a batch's `calls[i].meta` (beside the call's `args`, so
+ * nothing a model writes can land there), or a single call's top-level `meta` — the bargaining
+ * convention; a single call is flat (its arguments and `type`), so there `meta` is taken as
+ * bookkeeping only in its exact shape, and anything else under that key stays an argument the
+ * tool's strict schema refuses, as before.
+ */
 export function decodeMessage(
   action: unknown,
   offers = false,
@@ -156,10 +180,10 @@ export function decodeMessage(
     const a = action as Record<string, unknown>;
     if (a.type === TOOL_CALL_BATCH && Array.isArray(a.calls)) {
       const calls = a.calls.map((c): TextCall => {
-        const o = (c ?? {}) as { name?: unknown; args?: unknown };
-        return typeof o.name === "string"
-          ? { tool: o.name, args: o.args }
-          : { tool: "", args: c, problem: "a tool call without a tool name" };
+        const o = (c ?? {}) as { name?: unknown; args?: unknown; [META_KEY]?: unknown };
+        if (typeof o.name !== "string")
+          return { tool: "", args: c, problem: "a tool call without a tool name" };
+        return { tool: o.name, args: o.args, ...bookkeeping(o[META_KEY]) };
       });
       return calls.length > 0
         ? { mode: "tools", text: null, calls }
@@ -176,7 +200,9 @@ export function decodeMessage(
     }
     if (typeof a.type === "string") {
       const { type, ...args } = a;
-      return { mode: "tools", text: null, calls: [{ tool: type, args }] };
+      const meta = bookkeeping(args[META_KEY]);
+      if (meta) delete args[META_KEY];
+      return { mode: "tools", text: null, calls: [{ tool: type, args, ...meta }] };
     }
   }
   return { mode: "tools", text: null, calls: [{ tool: "", args: action, problem: "not a tool call" }] };
@@ -273,7 +299,7 @@ function runCall(
       const l = shown.has(id) ? index.byId.get(id) : undefined;
       if (!l) return failed(notShown(id));
       const message = (a.message as string | undefined) ?? "";
-      const made = offerCall(l, a.price as number, message, step, task, negotiations);
+      const made = offerCall(l, a.price as number, message, step, task, negotiations, call.note);
       if ("problem" in made) return failed(made.problem);
       // Answered when the seller has spoken (`applySellerAnswer`); this result is never read.
       if ("awaiting" in made) return { result: { kind: "episode-over" }, ok: true, awaiting: made.awaiting };

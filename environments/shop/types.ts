@@ -249,6 +249,12 @@ export interface NegotiationMove {
   message: string;
   /** On a shopper's offer: how it was answered. */
   answer?: OfferAnswer;
+  /**
+   * On a shopper's offer: the bookkeeping note its message carried for this call (`meta.note`, never
+   * an argument of the tool and never shown to the model) — e.g. the OG-Narrator's template
+   * fallback. Absent when the call carried none.
+   */
+  note?: string;
 }
 
 /** One listing's negotiation in an episode: who sold, its private cost, the moves and the result. */

@@ -3,7 +3,9 @@
  * seeded episodes, against rule and simulated sellers, with several schedules and budgets), its
  * offers are the paper's schedule of the cap, it books the cheapest admissible deal or list price,
  * within the step budget; the narrator words each offer from that pair's dialogue alone and cannot
- * change its price; the shop registry refuses it without offers.
+ * change its price; with an LLM narrator that never gives a sentence (serve-sim), every offer is the
+ * template line, noted on its move and counted by the analysis as a fallback; the shop registry
+ * refuses it without offers.
  */
 import { describe, expect, it } from "vitest";
 import type { NarrationRequest, Narrator } from "../../../agents/bargain/narrator.ts";
@@ -11,19 +13,41 @@ import { offerAt, parseSchedule, scheduleFactors } from "../../../agents/bargain
 import { OgShopBuyer, ogShopEntry } from "../../../agents/bargain/og-shop.ts";
 import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
 import { startSimServer } from "../../../agents/serve-sim/index.ts";
+import { analyzeShop, shopEpisodesFromRecords, shopTables } from "../../../analysis/shop/index.ts";
+import { shopHeadline } from "../../../cli/analyzers/shop.ts";
 import { resolveShopAgent } from "../../../cli/run/shop-plan.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
+import { isNarratorFallbackNote } from "../../../environments/bargain/record.ts";
 import { runEpisode } from "../../../environments/kernel/episode.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
-import type { Agent, AgentContext } from "../../../environments/kernel/types.ts";
+import { type Agent, type AgentContext, emptyUsage } from "../../../environments/kernel/types.ts";
 import {
   buildShopTasks,
   isAdmissible,
   type ShopOutcome,
   type ShopTask,
   shopMachine,
+  shopTrialRecord,
 } from "../../../environments/shop/index.ts";
+
+/** An episode as the store keeps it (the export record), for the analysis. */
+function recordOf(task: ShopTask, agent: string, outcome: ShopOutcome): object {
+  return JSON.parse(
+    JSON.stringify(
+      shopTrialRecord({
+        run: "r",
+        trialKey: agent,
+        seq: 0,
+        agent,
+        replicate: 0,
+        task,
+        outcome,
+        usage: emptyUsage(),
+      }),
+    ),
+  );
+}
 
 async function play(
   task: ShopTask,
@@ -244,6 +268,49 @@ describe("the OG-Narrator in the shop", () => {
       expect(calls).toBe(3 * said.length);
       expect(said[0]!.message).toMatch(/^Hi! Would you take \$[\d.]+\?$/);
       expect(o.endReason).toBe("booked");
+      // Each offer carries the narrator's fallback note on its move, the note bargaining counts.
+      for (const m of said) expect(isNarratorFallbackNote(m.note), m.message).toBe(true);
+
+      // The analysis counts every offer as a fallback and says the results are the template's; the
+      // plain template OG on the same task has no narrator counts (it cannot fall back).
+      const template = await play(task, og(), ["rule:linear"]);
+      for (const n of template.negotiations!) for (const m of n.offers) expect("note" in m).toBe(false);
+      const analysis = analyzeShop(
+        shopEpisodesFromRecords([recordOf(task, entry.label, o), recordOf(task, "og-narrator", template)]),
+        { draws: 0 },
+      );
+      const n = analysis.negotiation!;
+      expect(n.buyers.map((b) => [b.buyer, b.narratedOffers, b.narratorFallbacks])).toEqual([
+        [entry.label, said.length, said.length],
+        ["og-narrator", null, null],
+      ]);
+      const sentence = `${entry.label}: all ${said.length} narrated offers fell back to the template line (openai:sim-bargain-llm gave no usable sentence), so these results are the template narrator's, not openai:sim-bargain-llm's.`;
+      expect(n.notes).toEqual([sentence]);
+      const table = shopTables(analysis).find((t) =>
+        t.title.startsWith("Negotiations per buyer (all sellers)"),
+      )!;
+      expect(table.header.at(-1)).toBe("narrator fallbacks");
+      expect(table.rows.map((r) => r.at(-1))).toEqual([
+        `${said.length} of ${said.length} offers (100.0%)`,
+        "",
+      ]);
+      const headline = shopHeadline(analysis);
+      const lines = headline.lines.join("\n");
+      expect(lines).toMatch(/^buyer +negotiations .* deadlock +narrator fallbacks$/m);
+      expect(lines).toContain(`${said.length} of ${said.length} offers (100.0%)`);
+      expect(headline.lines.at(-1)).toBe(sentence);
+      const rows = (headline.json as { negotiation: Record<string, unknown>[] }).negotiation;
+      expect(rows.map((r) => [r.narratedOffers, r.narratorFallbacks])).toEqual([
+        [said.length, said.length],
+        [null, null],
+      ]);
+      // A run of template OGs alone gets no column and no sentence.
+      const plain = analyzeShop(shopEpisodesFromRecords([recordOf(task, "og-narrator", template)]), {
+        draws: 0,
+      });
+      expect(plain.negotiation!.notes).toEqual([]);
+      expect(shopTables(plain).flatMap((t) => t.header)).not.toContain("narrator fallbacks");
+      expect(shopHeadline(plain).lines.join("\n")).not.toMatch(/narrator fallbacks|fell back/);
     } finally {
       await server.close();
     }

@@ -265,6 +265,60 @@ describe("paired comparisons", () => {
   });
 });
 
+describe("narrator fallbacks", () => {
+  const FALLBACK = "narrator: no usable sentence in 3 answers; template line used";
+  const noted = (m: NegotiationMove, note: string) => ({ ...m, note });
+  /** An episode of `agent` whose buyer offers carry `notes` (null: no note), each answered by a counter. */
+  const narrated = (agent: string, notes: (string | null)[], taskId = "t1") =>
+    episode({
+      agent,
+      taskId,
+      negotiations: [
+        negotiation(
+          "L1",
+          notes.flatMap((note, i) => {
+            const offer = move(i + 1, "buyer", "offer", 100 + i);
+            // A seller's move with the note text is not the narrator's: never counted.
+            const counter = noted(move(i + 1, "seller", "counter", 190), FALLBACK);
+            return [note === null ? offer : noted(offer, note), counter];
+          }),
+        ),
+      ],
+    });
+  const LLM = "og-narrator:openai:m";
+
+  it("counts per buyer the offers its LLM narrator worded and those said with the template line", () => {
+    const a = analyzeNegotiation([
+      narrated(LLM, [FALLBACK, null, FALLBACK]),
+      narrated(LLM, [FALLBACK, "narrator: something else"], "t2"),
+      narrated("og-narrator", [null, null]),
+      // A label that only starts og-narrator: has no narrator model (the registry takes openai: only).
+      narrated("og-narrator:haggler", [FALLBACK]),
+    ]);
+    expect(a.buyers.map((b) => [b.buyer, b.narratedOffers, b.narratorFallbacks])).toEqual([
+      [LLM, 5, 3],
+      ["og-narrator", null, null],
+      ["og-narrator:haggler", null, null],
+    ]);
+    expect(a.notes).toEqual([
+      `${LLM}: 3 of 5 narrated offers (60.0%) fell back to the template line (openai:m gave no usable sentence), so these results are mostly the template narrator's, not openai:m's.`,
+    ]);
+    const table = negotiationTables(a)[1]!;
+    expect(table.header.at(-1)).toBe("narrator fallbacks");
+    expect(table.rows.map((r) => r.at(-1))).toEqual(["3 of 5 offers (60.0%)", "", ""]);
+    expect(table.note).toContain(a.notes[0]);
+  });
+
+  it("no sentence when half or fewer fell back, and no column without an LLM narrator", () => {
+    const half = analyzeNegotiation([narrated(LLM, [FALLBACK, null])]);
+    expect(half.buyers[0]).toMatchObject({ narratedOffers: 2, narratorFallbacks: 1 });
+    expect(half.notes).toEqual([]);
+    const none = analyzeNegotiation([narrated("og-narrator", [null]), narrated("walker", [])]);
+    expect(none.notes).toEqual([]);
+    expect(negotiationTables(none).flatMap((t) => t.header)).not.toContain("narrator fallbacks");
+  });
+});
+
 describe("records", () => {
   it("names seller roles by the run's specs, and a role the run does not name by itself", () => {
     const name = sellerNamer(["rule:boulware", "sim:llm"]);

@@ -2,13 +2,15 @@
  * observeShop on episodes with offers: the offer-aware system prompt, every answer a seller can
  * give (accept, counter, reject, quit, invalid, deal) and offer calls as tool calls and as Action
  * lines read back into exactly the view the machine gave the shopper — with messages that carry
- * quotes, newlines, parentheses, an `Action:` of their own and U+2028.
+ * quotes, newlines, parentheses, an `Action:` of their own and U+2028; and an offer's bookkeeping
+ * note (`meta`) kept on its move, never an argument and never rendered.
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import type { BargainView } from "../../../environments/bargain/types.ts";
 import { type Agent, type Message, runEpisode } from "../../../environments/kernel/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
+import { emptyUsage } from "../../../environments/kernel/types.ts";
 import {
   buildShopTasks,
   OFFER_ANSWERS,
@@ -18,6 +20,7 @@ import {
   type ShopTask,
   shopMachine,
   shopSystemPrompt,
+  shopTrialRecord,
   TOOL_CALL_BATCH,
 } from "../../../environments/shop/index.ts";
 import { OFFER_RULE_LINE, OFFER_TOOL_LINE } from "../../../environments/shop/prompt.ts";
@@ -136,6 +139,102 @@ describe("observeShop with offers", () => {
     expect(acceptEarlier).toMatchObject({ kind: "offer", answer: "accept", price: 42, deal: 40 });
     expect(last.turns[1]!.calls[0]!.call.args).toEqual({ id: n1, price: 50, message: NASTY });
     expect(last.turns[2]!.calls[2]!.call.args).toEqual({ id: n2, price: 65.25, message: NASTY });
+  });
+
+  it("keeps each offer's bookkeeping note on its move, never as an argument, never shown, and reads the views back", async () => {
+    const { task, negotiable } = offersTask();
+    const [n1, n2, n3, n4] = negotiable as [string, string, string, string];
+    const seller = plannedSeller({
+      [n1]: [{ type: "offer", price: 300, talk: "300." }],
+      [n2]: [{ type: "reject", talk: "No." }],
+      [n3]: [{ type: "quit", talk: "Bye." }],
+    });
+    const shopper = scripted([
+      FIRST_PAGE,
+      // A single call: `meta` at the top level, as a bargaining action carries it.
+      { type: "offer", id: n1, price: 50, message: "hi", meta: { note: "note A", ms: 3 } },
+      // A batch: each call's own `meta`, beside its arguments; the second is the seller's own
+      // counter (a deal at once, no answer asked), the third carries none.
+      {
+        type: TOOL_CALL_BATCH,
+        calls: [
+          { name: "offer", args: { id: n2, price: 60 }, meta: { note: "note B" } },
+          {
+            name: "offer",
+            args: { id: n1, price: 300 },
+            meta: { note: "note C", tokens: { input: 1, output: 2 } },
+          },
+          { name: "offer", args: { id: n3, price: 70 } },
+        ],
+      },
+      // Not bookkeeping (a key ActionMeta lacks): an argument the offer tool refuses, as before.
+      { type: "offer", id: n4, price: 40, meta: { note: "note D", extra: 1 } },
+      { type: "view", id: n4, meta: { note: "note E" } },
+      { type: "book", id: n1 },
+    ]);
+    const r = await runEpisode<ShopOutcome>(
+      shopMachine,
+      { task },
+      { shopper, "seller-1": seller, "seller-2": seller },
+      { rng: createRng(1), trialKey: "k", replicate: 0 },
+    );
+    expect(r.output.endReason).toBe("booked");
+    expect(r.output.paid).toBe(300);
+    const negotiation = (id: string) => r.output.negotiations!.find((n) => n.id === id)!;
+    const buyerNotes = (id: string) =>
+      negotiation(id)
+        .offers.filter((m) => m.side === "buyer")
+        .map((m) => ("note" in m ? m.note : "(none)"));
+    expect(buyerNotes(n1)).toEqual(["note A", "note C"]);
+    expect(buyerNotes(n2)).toEqual(["note B"]);
+    expect(buyerNotes(n3)).toEqual(["(none)"]);
+    for (const n of r.output.negotiations!)
+      for (const m of n.offers) if (m.side === "seller") expect("note" in m).toBe(false);
+    expect(r.output.negotiations!.map((n) => n.id)).not.toContain(n4);
+
+    // The calls as the rules ran them: the arguments alone.
+    const last = shopper.seen.at(-1)!.view;
+    expect(last.turns[1]!.calls[0]!.call.args).toEqual({ id: n1, price: 50, message: "hi" });
+    expect(last.turns[2]!.calls.map((c) => c.call.args)).toEqual([
+      { id: n2, price: 60 },
+      { id: n1, price: 300 },
+      { id: n3, price: 70 },
+    ]);
+    expect(last.turns[3]!.calls[0]!.result).toMatchObject({ kind: "error" });
+    expect((last.turns[3]!.calls[0]!.result as { message: string }).message).toMatch(
+      /^invalid arguments for offer: Unrecognized key: "meta"/,
+    );
+    expect(last.turns[4]!.calls[0]!.call.args).toEqual({ id: n4 });
+    expect(last.turns[4]!.calls[0]!.result.kind).toBe("listing");
+    expect(r.output.invalidCalls).toBe(1);
+
+    // Bookkeeping is not rendered to the model: its views read back exactly, and no note is in them
+    // (note D was an argument, refused, and is echoed as the call was made).
+    for (const obs of shopper.seen) {
+      expect(observeShop(obs.messages)?.view).toEqual(obs.view);
+      expect(JSON.stringify(obs.messages)).not.toMatch(/note [ABCE]/);
+    }
+
+    // The export record keeps the notes on the moves.
+    const record = JSON.parse(
+      JSON.stringify(
+        shopTrialRecord({
+          run: "r",
+          trialKey: "k",
+          seq: 0,
+          agent: "a",
+          replicate: 0,
+          task,
+          outcome: r.output,
+          usage: emptyUsage(),
+        }),
+      ),
+    ) as { negotiations: { id: string; offers: { note?: string }[] }[] };
+    expect(record.negotiations.flatMap((n) => n.offers.flatMap((m) => m.note ?? []))).toEqual([
+      "note A",
+      "note C",
+      "note B",
+    ]);
   });
 
   it("reads the system prompt with offers as rules with offers, and no prompt that is not exactly one", () => {
