@@ -9,6 +9,7 @@ import { count } from "../tui/format.ts";
 import { followRun } from "../tui/live/follow.ts";
 import { plainEpisode, plainStats, plainSummary } from "../tui/plain.ts";
 import { turnText } from "../tui/records/live.ts";
+import { roleNamesOf } from "../tui/records/roles.ts";
 import { type ReplayFilter, type ReplaySource, StoreReplaySource } from "../tui/replay/source.ts";
 
 export interface WatchOptions {
@@ -120,12 +121,14 @@ export async function watchRun(runId: string, o: WatchOptions, out: Output): Pro
     const market = store.getRun(runId) ? undefined : getMarket(store, runId);
     if (market) return (await import("./watch-market.ts")).watchMarket(store, market, o, out);
     const r = requireRun(store, runId);
+    const roleNames = roleNamesOf(r.config);
     const source = new StoreReplaySource(store, {
       id: r.id,
       env: r.env,
       total: r.total,
       done: r.done,
       agents: r.agents,
+      ...(roleNames ? { roleNames } : {}),
     });
     const filter = filterFrom(o, source);
     if (o.follow) {

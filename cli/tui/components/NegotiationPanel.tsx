@@ -108,7 +108,8 @@ export function panelText(
           { deal, closed, booked: n.booked && reveal.over },
           { over: reveal.over, deadlock: reveal.deadlock },
         ).split(" · ");
-  const status = [`${n.seller}${pending !== null ? "" : ":"} ${said}`, ...more];
+  // The seller is named on the meta line (a run's spec can be long); the status is how it stands.
+  const status = pending !== null ? [`${n.seller} ${said}`] : [said, ...more];
   const color =
     pending !== null
       ? "cyan"
@@ -126,6 +127,7 @@ export function panelText(
     title: wrap(`${n.id} ${n.name || "(listing)"}`.trim(), width),
     meta: wrapSegments(
       [
+        n.seller,
         `list ${formatUsd(n.listPrice)}`,
         `cap ${n.cap === null ? "none" : formatUsd(n.cap)}`,
         `cost ${formatUsd(n.cost)}`,

@@ -34,6 +34,7 @@ export function watchedPlan(store: Store, run: RunSummary): WatchedPlan {
     agents: run.agents.map((label) => ({ label })),
     replicates: typeof config.replicates === "number" ? config.replicates : 1,
     tasks: store.runTasks(run.id),
+    config: run.config,
   };
 }
 

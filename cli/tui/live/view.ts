@@ -18,8 +18,11 @@ export interface WatchedPlan {
   replicates: number;
   /** The tasks by task index (the live views show what an episode was about). */
   tasks: readonly unknown[];
+  /** The run's identity (its design names who plays roles that records name only by role). */
+  config?: unknown;
 }
 
+import { roleNamesOf } from "../records/roles.ts";
 import type { TrialRecord } from "../records/types.ts";
 import { DashboardState, type DashboardTiming, trialsPerAgent } from "../state/dashboard.ts";
 
@@ -57,6 +60,7 @@ export interface RunViewOptions {
 }
 
 export function dashboardState(o: RunViewOptions, now: number): DashboardState {
+  const roleNames = roleNamesOf(o.plan.config);
   const totals = trialsPerAgent(o.target, o.plan.agents.length, o.plan.replicates);
   return new DashboardState({
     runId: o.plan.runId,
@@ -71,6 +75,7 @@ export function dashboardState(o: RunViewOptions, now: number): DashboardState {
     costOf: o.costOf,
     timing: o.timing,
     taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
+    ...(roleNames ? { roleNames } : {}),
   });
 }
 

@@ -101,6 +101,8 @@ const ShopRecordSchema = z.looseObject({
   nonResponse: z.object({ reason: z.string(), raw: z.string() }).nullable().optional(),
   // A design with offers only (a plain shop's records have none of the three).
   negotiations: z.array(NegotiationSchema).optional(),
+  /** Who plays each seller role (the replay adds it from the run's design). */
+  roleNames: z.record(z.string(), z.string()).optional(),
   paid: z.number().nullable().optional(),
   deadlock: z.boolean().optional(),
 });
@@ -235,6 +237,7 @@ function negotiationModels(
   list: readonly RecordNegotiation[],
   names: ReadonlyMap<string, string>,
   bookedId: string | null,
+  roleNames?: Readonly<Record<string, string>>,
 ): ShopNegotiationModel[] {
   return list.map((n) => {
     const moves: ShopMoveLine[] = n.offers.map((m) => ({
@@ -248,7 +251,8 @@ function negotiationModels(
     return {
       id: n.id,
       name: names.get(n.id) ?? "",
-      seller: n.seller,
+      // The negotiator's spec where the run names it (replay), else its role.
+      seller: roleNames?.[n.seller] ? `${roleNames[n.seller]} (${n.seller})` : n.seller,
       listPrice: n.listPrice,
       cost: n.cost,
       cap: n.cap,
@@ -312,6 +316,7 @@ function shopModel(r: TrialRecord): ShopEpisodeModel | { mismatch: string } {
           s.negotiations,
           new Map(s.shown.flatMap((x) => (x.id && x.name ? [[x.id, x.name] as const] : []))),
           s.booked?.id ?? null,
+          s.roleNames,
         )
       : null,
     paid: s.paid ?? null,

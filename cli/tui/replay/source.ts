@@ -42,6 +42,11 @@ export interface RunHeader {
   total: number;
   done: number;
   agents: string[];
+  /**
+   * Who plays a role the records name only by role: a shop with offers' seller negotiators
+   * (`seller-1` → `rule:boulware`), from the run's design. Absent where there are none.
+   */
+  roleNames?: Readonly<Record<string, string>>;
 }
 
 export interface ReplaySource {
@@ -98,7 +103,7 @@ export class StoreReplaySource implements ReplaySource {
     if (!env) {
       return { env: this.run.env, seq: t.seq, agent: t.agent, trialKey: t.trialKey, task: t.task, ...result };
     }
-    return env.record({
+    const record = env.record({
       run: this.run.id,
       trialKey: t.trialKey,
       seq: t.seq,
@@ -108,6 +113,7 @@ export class StoreReplaySource implements ReplaySource {
       outcome: result.outcome,
       usage: result.usage ?? emptyUsage(),
     });
+    return this.run.roleNames ? { ...record, roleNames: this.run.roleNames } : record;
   }
 
   private compile(filter: ReplayFilter): Compiled {

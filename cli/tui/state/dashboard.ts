@@ -169,6 +169,7 @@ export class DashboardState {
   private readonly costOf: (agent: string, usage: Usage) => number | null;
   private readonly timing: DashboardTiming;
   private readonly taskOf: (seq: number) => unknown;
+  private readonly roleNames: Readonly<Record<string, string>> | undefined;
 
   constructor(o: {
     runId: string;
@@ -181,6 +182,8 @@ export class DashboardState {
     timing?: DashboardTiming;
     /** The task of a trial, for views that show what the record only names (a question's text). */
     taskOf?: (seq: number) => unknown;
+    /** Who plays the roles records name only by role (a shop's seller negotiators). */
+    roleNames?: Readonly<Record<string, string>>;
   }) {
     this.runId = o.runId;
     this.env = o.env;
@@ -190,6 +193,7 @@ export class DashboardState {
     this.costOf = o.costOf ?? (() => null);
     this.timing = o.timing ?? DEFAULT_TIMING;
     this.taskOf = o.taskOf ?? (() => undefined);
+    this.roleNames = o.roleNames;
     this.adapter = adapterFor(o.env);
     this.agents = o.agents.map((a) => ({
       ...a,
@@ -338,7 +342,10 @@ export class DashboardState {
   private feature(e: { record: TrialRecord; agent: number }, now: number): void {
     this.featured = {
       ...e,
-      model: episodeModel(e.record, this.taskOf(Number(e.record.seq))),
+      model: episodeModel(
+        this.roleNames ? { ...e.record, roleNames: this.roleNames } : e.record,
+        this.taskOf(Number(e.record.seq)),
+      ),
       step: 0,
       at: now,
     };
@@ -415,15 +422,18 @@ export class DashboardState {
     const focus =
       focused && this.focusSeq !== null
         ? {
-            model: liveModel(
-              this.env,
-              {
-                seq: this.focusSeq,
-                agent: focused.label,
-                startedAt: focused.startedAt,
-                turns: focused.turns.map(built),
-              },
-              this.taskOf(this.focusSeq),
+            model: namedSellers(
+              liveModel(
+                this.env,
+                {
+                  seq: this.focusSeq,
+                  agent: focused.label,
+                  startedAt: focused.startedAt,
+                  turns: focused.turns.map(built),
+                },
+                this.taskOf(this.focusSeq),
+              ),
+              this.roleNames,
             ),
             pinned: this.pinned,
           }
@@ -471,4 +481,19 @@ export function trialsPerAgent(target: number, agents: number, replicates: numbe
     { length: agents },
     (_, i) => full * replicates + Math.max(0, Math.min(replicates, rest - i * replicates)),
   );
+}
+
+/** An episode in flight with its negotiations' sellers named as the run names them (`rule:boulware (seller-1)`). */
+function namedSellers(
+  model: EpisodeModel,
+  roleNames: Readonly<Record<string, string>> | undefined,
+): EpisodeModel {
+  const m = model as EpisodeModel & { negotiations?: { seller: string }[] | null };
+  if (!roleNames || !m.negotiations) return model;
+  return {
+    ...m,
+    negotiations: m.negotiations.map((n) =>
+      roleNames[n.seller] ? { ...n, seller: `${roleNames[n.seller]} (${n.seller})` } : n,
+    ),
+  } as EpisodeModel;
 }

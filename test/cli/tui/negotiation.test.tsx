@@ -12,6 +12,7 @@ import {
   type TrialRecord,
 } from "../../../cli/tui/records/index.ts";
 import { liveModel } from "../../../cli/tui/records/live.ts";
+import { roleNamesOf } from "../../../cli/tui/records/roles.ts";
 import type { ShopEpisodeModel } from "../../../cli/tui/records/shop.ts";
 import { ReplayApp } from "../../../cli/tui/replay/ReplayApp.tsx";
 import { StoreReplaySource } from "../../../cli/tui/replay/source.ts";
@@ -118,7 +119,8 @@ describe("the negotiation panels of a shop episode", () => {
     // The deal: a D on its ladder and its status, the booked one said so; the others say no deal or their deal.
     const booked = n.find((x) => x.booked)!;
     expect(booked.deal).toBe(r.paid);
-    expect(f).toMatch(new RegExp(`seller-\\d: deal \\${money(booked.deal!)} · booked`));
+    expect(f).toMatch(/seller-\d · list /);
+    expect(f).toMatch(new RegExp(`deal \\${money(booked.deal!)} · booked`));
     expect(f).toMatch(/│[ ┄─b s]*D/);
     expect(f).toContain(`paid ${money(r.paid as number)} by a deal (list $`);
   });
@@ -129,12 +131,12 @@ describe("the negotiation panels of a shop episode", () => {
     const dealStep = Math.max(...m.negotiations!.flatMap((x) => x.moves.map((mv) => mv.step)));
     const early = frame(m, { step: 4 });
     expect(early).toContain("call 4 of");
-    expect(early).toContain(": open");
-    expect(early).not.toMatch(/: deal \$/);
+    expect(early).toMatch(/^ *open *$| {2}open/m);
+    expect(early).not.toMatch(/deal \$/);
     const later = m.negotiations!.flatMap((x) => x.moves).filter((mv) => mv.step > 4 && mv.price !== null);
     for (const mv of later) expect(early).not.toContain(`#${mv.step} `);
     expect(frame(m, { step: 1 })).toContain("offers · no offer made yet");
-    expect(frame(m, { step: m.steps })).toMatch(/: deal \$[\d.]+ · booked/);
+    expect(frame(m, { step: m.steps })).toMatch(/deal \$[\d.]+ · booked/);
     expect(dealStep).toBeLessThan(m.steps);
   });
 
@@ -144,7 +146,8 @@ describe("the negotiation panels of a shop episode", () => {
     const m = shopModel(r);
     const f = frame(m, { width: 50, height: 30 });
     expect(Math.max(...f.split("\n").map((l) => [...l].length))).toBeLessThanOrEqual(50);
-    expect(f).toMatch(/seller-\d: deadlock/);
+    expect(f).toMatch(/seller-\d · list /);
+    expect(f).toMatch(/\bdeadlock\b/);
     expect(f).toMatch(/✗ failure — out of steps · deadlock$/m);
     expect(episodeSummary(r).outcome).toBe("out of steps");
     expect(episodeSummary(r).detail).toMatch(/ · \d negotiations, 0 deals, deadlock$/);
@@ -247,21 +250,27 @@ describe("the booked listing's name", () => {
 describe("offers in the replay of a stored run", () => {
   it("lists the run's episodes with what was paid and opens one with its ladders", async () => {
     const r = run.store.getRun(run.plan.runId)!;
+    const roleNames = roleNamesOf(r.config);
+    expect(roleNames).toBeDefined();
     const source = new StoreReplaySource(run.store as Store, {
       id: r.id,
       env: r.env,
       total: r.total,
       done: r.done,
       agents: r.agents,
+      roleNames,
     });
     const seq = Number(run.records.find((x) => x.paid !== null)!.seq);
     const stored = source.episode(seq)!;
     const model = stored.model as ShopEpisodeModel;
+    // As the record has them, each seller named by the run's design ("rule:linear (seller-1)").
     expect(model.negotiations).toEqual(
-      shopModel(run.records.find((x) => Number(x.seq) === seq)!).negotiations,
+      shopModel({ ...run.records.find((x) => Number(x.seq) === seq)!, roleNames }).negotiations,
     );
+    for (const n of model.negotiations!) expect(n.seller).toMatch(/^\S+:\S+ \(seller-\d\)$/);
     const app = render(<ReplayApp source={source} width={100} height={40} openSeq={seq} playMs={5} />);
-    const f = plain(await until(app, /: deal \$[\d.]+ · booked/, 60_000));
+    const f = plain(await until(app, /deal \$[\d.]+ · booked/, 60_000));
+    expect(f).toMatch(/rule:\w+ \(seller-\d\)/);
     expect(f).toContain(`── episode #${seq} · haggler · shop`);
     expect(f).toContain("offers · 3 negotiations");
     expect(f).toMatch(/C \$[\d.]+│/);
