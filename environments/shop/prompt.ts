@@ -27,7 +27,8 @@ export const OFFER_RULE_LINE =
   "- After a deal, book that listing to book it at the agreed price; without one, book pays the list price. Every offer counts as a tool call.";
 
 /** The text grammar's example of an offer, in a design with offers. */
-export const OFFER_EXAMPLE_LINE = 'Action: offer({"id": "k3x9qa", "price": 180, "message": "Would you take $180 a night?"})';
+export const OFFER_EXAMPLE_LINE =
+  'Action: offer({"id": "k3x9qa", "price": 180, "message": "Would you take $180 a night?"})';
 
 export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): string {
   const offers = rules.offers === true;
