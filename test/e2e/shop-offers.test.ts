@@ -124,4 +124,39 @@ describe("offers from the command line", () => {
     // Without offers it is another market (its identity names the negotiators).
     expect(JSON.parse(again.out).marketId).not.toBe(JSON.parse(r.out).marketId);
   });
+
+  it("a seller negotiator from outside (module:) answers offers exactly as the same policy natively", async () => {
+    const dir = tempDir();
+    const exported = async (seller: string, name: string) => {
+      const store = path.join(dir, `${name}.db`);
+      const args = ["run", "shop", "--tasks", "6", "--replicates", "1", "--negotiable", "1"];
+      const r = await runInProcess([
+        ...args,
+        "--agent",
+        "sim:seller-playing-haggler",
+        "--seller-negotiator",
+        seller,
+        "--store",
+        store,
+        "--json",
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const out = path.join(dir, `${name}.jsonl`);
+      const runId = (JSON.parse(r.out) as { runId: string }).runId;
+      expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
+      return readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map(
+          (l) =>
+            JSON.parse(l) as { taskId: string; negotiations: { deal: number | null }[]; paid: number | null },
+        );
+    };
+    const outside = await exported("module:test/fixtures/outside-modules/sim-agents.ts#boulware", "outside");
+    const native = await exported("rule:boulware", "native");
+    expect(outside.map((r) => [r.taskId, r.negotiations, r.paid])).toEqual(
+      native.map((r) => [r.taskId, r.negotiations, r.paid]),
+    );
+    expect(outside.some((r) => r.negotiations.some((n) => n.deal !== null))).toBe(true);
+  });
 });
