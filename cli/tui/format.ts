@@ -89,3 +89,12 @@ export function wrap(text: string, width: number): string[] {
   }
   return out;
 }
+
+/**
+ * The width of an agent-name column: the longest label whole (a cut name is a bug), up to 40% of
+ * the line, so the figures beside it still fit.
+ */
+export function agentColumnWidth(labels: readonly string[], width: number): number {
+  const longest = Math.max(5, ...labels.map((l) => [...l].length));
+  return Math.min(longest, Math.max(16, Math.floor(width * 0.4)));
+}

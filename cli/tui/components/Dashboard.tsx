@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { clip, count, duration, rate } from "../format.ts";
+import { agentColumnWidth, clip, count, duration, rate } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { AgentProgress } from "./AgentProgress.tsx";
 import { EpisodeView } from "./EpisodeView.tsx";
@@ -79,7 +79,10 @@ export function Dashboard({
   inFlightRows = 4,
   showStats = true,
 }: DashboardProps) {
-  const nameWidth = Math.min(24, Math.max(...view.agents.map((a) => a.agent.length), 5));
+  const nameWidth = agentColumnWidth(
+    view.agents.map((a) => a.agent),
+    width,
+  );
   const compact = view.agents.length > 3;
   const listed = view.agents.slice(0, maxAgents);
   const rest = view.agents.slice(listed.length);

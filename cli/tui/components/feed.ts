@@ -17,19 +17,29 @@ const SGR: Record<Color, [string, string]> = {
 };
 
 /** A line of the feed: seq, agent, outcome, detail — or how many finished episodes were not listed. */
-export function feedLine(item: FeedItem, width: number): { text: string; color: Color | null } {
+export function feedLine(
+  item: FeedItem,
+  width: number,
+  agentWidth = 16,
+): { text: string; color: Color | null } {
   if (item.kind === "more")
     return { text: clip(`  … ${count(item.count)} more finished`, width), color: "gray" };
   const s = item.summary;
-  const text = `#${String(s.seq).padEnd(6)} ${clip(s.agent, 16).padEnd(16)} ${clip(s.outcome, 22).padEnd(22)} ${s.detail}`;
+  const text = `#${String(s.seq).padEnd(6)} ${clip(s.agent, agentWidth).padEnd(agentWidth)} ${clip(s.outcome, 22).padEnd(22)} ${s.detail}`;
   return { text: clip(text, width), color: s.error ? "red" : s.nonResponse ? "yellow" : null };
 }
 
 /** The feed lines, one a line (no line end after the last), coloured when the terminal shows colours. */
-export function feedText(items: readonly FeedItem[], width: number, colors: boolean): string {
+export function feedText(
+  items: readonly FeedItem[],
+  width: number,
+  colors: boolean,
+  /** The agent column's width (agentColumnWidth over the run's labels). */
+  agentWidth = 16,
+): string {
   return items
     .map((item) => {
-      const { text, color } = feedLine(item, width);
+      const { text, color } = feedLine(item, width, agentWidth);
       return colors && color ? `${SGR[color][0]}${text}${SGR[color][1]}` : text;
     })
     .join("\n");

@@ -2,6 +2,7 @@
 import { type Instance, render } from "ink";
 import { createElement } from "react";
 import { feedText } from "../components/feed.ts";
+import { agentColumnWidth } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { LiveApp, type LiveCommands } from "./LiveApp.tsx";
 import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
@@ -58,7 +59,11 @@ export function inkRunView(o: RunViewOptions): RunView {
       feedShown = last.id;
       // As wide as the live area's lines (LiveApp: a column less than the terminal, so none wraps).
       const width = Math.max(1, (o.stdout.columns || 80) - 1);
-      above = { id: (above?.id ?? 0) + 1, text: feedText(items, width, colors) };
+      const agentWidth = agentColumnWidth(
+        view.agents.map((a) => a.agent),
+        width,
+      );
+      above = { id: (above?.id ?? 0) + 1, text: feedText(items, width, colors, agentWidth) };
     }
     const element = createElement(LiveApp, { view, commands, above });
     if (app) app.rerender(element);

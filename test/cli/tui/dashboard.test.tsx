@@ -3,6 +3,7 @@ import { cleanup, render } from "ink-testing-library";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Dashboard } from "../../../cli/tui/components/Dashboard.tsx";
 import { feedText } from "../../../cli/tui/components/feed.ts";
+import { agentColumnWidth } from "../../../cli/tui/format.ts";
 import { inkRunView } from "../../../cli/tui/live/ink-view.ts";
 import { LiveApp, type LiveCommands } from "../../../cli/tui/live/LiveApp.tsx";
 import type { TrialRecord } from "../../../cli/tui/records/index.ts";
@@ -83,6 +84,26 @@ describe("run dashboard", () => {
     expect(lines(f).filter((l) => /^a\d +█*░+ /.test(l))).toHaveLength(4);
     expect(f).toContain("… 2 more agents");
     expect(f).toMatch(/a1 .* nr \d+ · err \d+ · rt 0/);
+  });
+
+  it("keeps long agent names whole in the progress rows and the feed (up to 40% of the line)", () => {
+    const long = ["sim:seller-playing-haggler", "og-narrator:openai:gpt-4o-mini-2024-07-18"];
+    const v = choiceView(long);
+    const f = render(<Dashboard view={v} width={120} episodeHeight={8} />).lastFrame()!;
+    for (const name of long) expect(f).toContain(`${name} `);
+    const agentWidth = agentColumnWidth(long, 120);
+    expect(agentWidth).toBe(long[1]!.length);
+    const feed = feedText(
+      v.feed.map((item) =>
+        item.kind === "more" ? item : { ...item, summary: { ...item.summary, agent: long[1]! } },
+      ),
+      119,
+      false,
+      agentWidth,
+    );
+    expect(feed).toContain(`${long[1]} `);
+    // On a narrow line the column stops at 40% of it, so the outcome still shows.
+    expect(agentColumnWidth(long, 60)).toBe(24);
   });
 
   it("says how the run ended", () => {
