@@ -18,7 +18,7 @@ describe.skipIf(!TMUX)("in a pseudo-terminal (tmux)", () => {
     await live.until(/── episode #\d+ · .+ vs .+ · bargain/);
     let s = await live.until(/^ *C \$[\d,.]+│/m);
     expect(s).toMatch(/^bazaar run bargain-\w+ · bargain · [\d,]+\/40,000 stored · [\d,]+ trials\/s/m);
-    expect(s).toMatch(/^og-narrator vs rule:bou… +█*░+ [\d,]+\/4,000 · [\d,]+\/s · ETA/m);
+    expect(s).toMatch(/^og-narrator vs rule:boulware +█*░+ [\d,]+\/4,000 · [\d,]+\/s · ETA/m);
     expect(s).toMatch(/^B \$[\d,.]+│/m);
     expect(s).toMatch(/^ *C \$[\d,.]+│/m);
     expect(s).toContain("running deal rates and profits");
