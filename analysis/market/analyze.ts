@@ -89,6 +89,11 @@ export interface RoundRow {
   sellers: SellerRound[];
   /** The adopters' share of the round's bookings (null without adopters or bookings). */
   adoptersShare: number | null;
+  /**
+   * A market with offers (absent without): the bookings made at an agreed price below the list
+   * price, and the mean discount of the price paid against the list price over all bookings.
+   */
+  haggled?: { dealBookings: number; discount: number | null };
 }
 
 export interface MarketResult {
@@ -175,6 +180,11 @@ interface RoundAcc {
   leftN: number;
   nonResponses: number;
   byListing: Map<string, { bookings: number; revenue: number }>;
+  /** Bookings of records with offers (they carry `paid`), those at a deal, and their list prices. */
+  offerBookings: number;
+  dealBookings: number;
+  listOfOfferBookings: number;
+  paidOfOfferBookings: number;
 }
 
 function newRound(): RoundAcc {
@@ -188,6 +198,10 @@ function newRound(): RoundAcc {
     leftN: 0,
     nonResponses: 0,
     byListing: new Map(),
+    offerBookings: 0,
+    dealBookings: 0,
+    listOfOfferBookings: 0,
+    paidOfOfferBookings: 0,
   };
 }
 
@@ -258,6 +272,12 @@ export class MarketTally {
     if (r.booked) {
       // A haggled booking pays the agreed price: revenue, price paid and money left use it.
       const price = r.paid ?? r.booked.price;
+      if (r.paid !== undefined && r.paid !== null) {
+        acc.offerBookings++;
+        if (r.paid < r.booked.price) acc.dealBookings++;
+        acc.listOfOfferBookings += r.booked.price;
+        acc.paidOfOfferBookings += r.paid;
+      }
       acc.bookings++;
       acc.paid += price;
       const l = acc.byListing.get(r.booked.id) ?? { bookings: 0, revenue: 0 };
@@ -393,6 +413,14 @@ export class MarketTally {
         nonResponses: acc.nonResponses,
         sellers,
         adoptersShare: adopters.length > 0 && acc.bookings > 0 ? adopterBookings / acc.bookings : null,
+        ...(acc.offerBookings > 0
+          ? {
+              haggled: {
+                dealBookings: acc.dealBookings,
+                discount: 1 - acc.paidOfOfferBookings / acc.listOfOfferBookings,
+              },
+            }
+          : {}),
       });
     }
     return { key, k: place.k, m: place.m, sellers: info, rounds };

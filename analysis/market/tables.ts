@@ -31,6 +31,8 @@ const signedPercent = (x: number) => `${x >= 0 ? "+" : "−"}${(100 * Math.abs(x
 /** Per adoption level and round, the mean over that level's markets. */
 export function roundsTable(a: MarketAnalysis): MarketTable {
   const ks = [...new Set(a.markets.map((m) => m.k))].sort((x, y) => x - y);
+  // A market with offers: two more columns, what haggling did to the round's bookings.
+  const offers = a.markets.some((m) => m.rounds.some((r) => r.haggled));
   const rows: string[][] = [];
   for (const k of ks) {
     const markets = a.markets.filter((m) => m.k === k);
@@ -53,6 +55,14 @@ export function roundsTable(a: MarketAnalysis): MarketTable {
         percent(meanOf(rs.map((r) => r.success))),
         bookings > 0 ? fixed(violations / bookings, 3) : "–",
         dollars(meanOf(rs.map((r) => r.moneyLeft))),
+        ...(offers
+          ? [
+              bookings > 0
+                ? percent(rs.reduce((s, r) => s + (r.haggled?.dealBookings ?? 0), 0) / bookings)
+                : "–",
+              percent(meanOf(rs.map((r) => r.haggled?.discount ?? null))),
+            ]
+          : []),
       ]);
     }
   }
@@ -70,9 +80,10 @@ export function roundsTable(a: MarketAnalysis): MarketTable {
       "buyer success",
       "violations / booking",
       "money left on the table",
+      ...(offers ? ["bookings at a deal", "paid off list"] : []),
     ],
     rows,
-    note: "HHI: Herfindahl–Hirschman index of bookings (shares in percent, 0–10,000). Money left on the table: price paid − cheapest admissible, over bookings of admissible listings. Round r's buyers saw the listings as the sellers left them after round r − 1.",
+    note: `HHI: Herfindahl–Hirschman index of bookings (shares in percent, 0–10,000). Money left on the table: price paid − cheapest admissible, over bookings of admissible listings. Round r's buyers saw the listings as the sellers left them after round r − 1.${offers ? " With offers: bookings at a deal = those at an agreed price below the list price; paid off list = 1 − price paid ÷ list price over the round's bookings; the price paid is the agreed price." : ""}`,
   };
 }
 

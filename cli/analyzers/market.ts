@@ -128,12 +128,21 @@ export function marketHeadline(a: MarketAnalysis, market: MarketRecord): Headlin
       hhi: { first: at(1, (r) => r.hhi), last: at(last, (r) => r.hhi) },
       meanPricePaid: { first: at(1, (r) => r.meanPricePaid), last: at(last, (r) => r.meanPricePaid) },
       success: { first: at(1, (r) => r.success), last: at(last, (r) => r.success) },
+      // With offers: the share of bookings made at a deal, and the mean discount against list.
+      dealShare: {
+        first: at(1, (r) => (r.haggled && r.bookings > 0 ? r.haggled.dealBookings / r.bookings : null)),
+        last: at(last, (r) => (r.haggled && r.bookings > 0 ? r.haggled.dealBookings / r.bookings : null)),
+      },
+      discount: {
+        first: at(1, (r) => r.haggled?.discount ?? null),
+        last: at(last, (r) => r.haggled?.discount ?? null),
+      },
       lastRound: last,
     };
   });
   for (const l of levels) {
     lines.push(
-      `k=${l.k} (round 1 → ${l.lastRound}): ${l.k > 0 ? `adopters' share ${arrow(l.adoptersShare.first, l.adoptersShare.last, (x) => percent(x))}; ` : ""}HHI ${arrow(l.hhi.first, l.hhi.last, (x) => x.toFixed(0))}; mean price paid ${arrow(l.meanPricePaid.first, l.meanPricePaid.last, (x) => dollars(x))}; buyer success ${arrow(l.success.first, l.success.last, (x) => percent(x, 0))}`,
+      `k=${l.k} (round 1 → ${l.lastRound}): ${l.k > 0 ? `adopters' share ${arrow(l.adoptersShare.first, l.adoptersShare.last, (x) => percent(x))}; ` : ""}HHI ${arrow(l.hhi.first, l.hhi.last, (x) => x.toFixed(0))}; mean price paid ${arrow(l.meanPricePaid.first, l.meanPricePaid.last, (x) => dollars(x))}; buyer success ${arrow(l.success.first, l.success.last, (x) => percent(x, 0))}${l.dealShare.first === null && l.dealShare.last === null ? "" : `; bookings at a deal ${arrow(l.dealShare.first, l.dealShare.last, (x) => percent(x, 0))}, ${arrow(l.discount.first, l.discount.last, (x) => percent(x))} off list`}`,
     );
   }
   for (const r of a.adoption) {

@@ -4,8 +4,12 @@ import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop
 import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
-/** The seller negotiator of negotiable listings when none is named. */
-export const DEFAULT_SELLER_NEGOTIATOR = "rule:boulware";
+/**
+ * The seller negotiator of negotiable listings when none is named: linear concession, because with
+ * the shopper's step budget as its turn limit a Boulware seller barely moves from its list price in
+ * the rounds a buyer can afford (in a market with hagglers, deals came 0.0% off list).
+ */
+export const DEFAULT_SELLER_NEGOTIATOR = "rule:linear";
 
 export function shopAgentNames(): string[] {
   return [

@@ -102,11 +102,36 @@ describe("offers from the command line", () => {
       "0.5",
       "--seller-negotiator",
       "rule:linear",
+      "--buyer",
+      "sim:seller-playing-haggler",
       "--store",
       store,
       "--json",
     ]);
     expect(r.code, r.err).toBe(0);
+    const marketId = (JSON.parse(r.out) as { marketId: string }).marketId;
+    // Each round's haggling as the buyer episodes' records have it: deals booked, paid against list.
+    const a = JSON.parse((await runInProcess(["analyze", marketId, "--store", store, "--json"])).out) as {
+      markets: {
+        rounds: { round: number; bookings: number; haggled?: { dealBookings: number; discount: number } }[];
+      }[];
+    };
+    const out = path.join(tempDir(), "r1.jsonl");
+    expect(
+      (await runInProcess(["export", `${marketId}-r01-buyers`, "--store", store, "--out", out])).code,
+    ).toBe(0);
+    const booked = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { booked: { price: number } | null; paid: number | null })
+      .filter((x) => x.booked);
+    const round1 = a.markets[0]!.rounds.find((x) => x.round === 1)!;
+    expect(round1.haggled!.dealBookings).toBe(booked.filter((x) => x.paid! < x.booked!.price).length);
+    expect(round1.haggled!.dealBookings).toBeGreaterThan(0);
+    const list = booked.reduce((t, x) => t + x.booked!.price, 0);
+    const paid = booked.reduce((t, x) => t + x.paid!, 0);
+    expect(round1.haggled!.discount).toBeCloseTo(1 - paid / list, 12);
+    expect((await runInProcess(["analyze", marketId, "--store", store])).out).toMatch(/bookings at a deal/);
     const again = await runInProcess([
       "run",
       "market",
