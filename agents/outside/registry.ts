@@ -9,7 +9,7 @@
 import { UserError } from "../../environments/kernel/errors.ts";
 import { surfaceOf } from "../../environments/kernel/surface.ts";
 import type { Agent } from "../../environments/kernel/types.ts";
-import { environmentNamed } from "../../environments/registry.ts";
+import { SHOP_WITH_OFFERS, surfaceEnvironment } from "../../environments/registry.ts";
 import { execPlayer } from "./exec.ts";
 import { modulePlayer } from "./module.ts";
 import type { OutsideOptions, OutsideResolver } from "./types.ts";
@@ -40,7 +40,7 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
   return (spec, envName, role) => {
     const parsed = kindOf(spec);
     if (!parsed) return null;
-    const env = environmentNamed(envName);
+    const env = surfaceEnvironment(envName);
     const surface = surfaceOf(env, role);
     const version = options.agentVersion ? { version: options.agentVersion } : {};
     if (parsed.rest.trim() === "")
@@ -53,7 +53,7 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
         if (!options.serve)
           throw new UserError(
             `agent "${spec}": mcp: agents connect to bazaar serve`,
-            `run: npx bazaar serve ${envName} --agent-name ${parsed.rest}`,
+            `run: npx bazaar serve ${envName === SHOP_WITH_OFFERS ? "shop --negotiable <share>" : envName} --agent-name ${parsed.rest}`,
           );
         return {
           label: spec,

@@ -7,6 +7,7 @@ import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from 
 import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
+import { SHOP_WITH_OFFERS } from "../../environments/registry.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
@@ -71,15 +72,9 @@ export function resolveShopAgent(
   offers = false,
   ogSchedule?: OfferSchedule,
 ): AgentEntry {
-  const outside = outsideEntry(spec, "shop", SHOP_SHOPPER, llm);
-  if (outside) {
-    if (offers)
-      throw new UserError(
-        `agent ${spec}: an agent from outside cannot shop with offers yet (its MCP tools have no offer)`,
-        "leave --negotiable out for this agent, or run it as a seller negotiator instead",
-      );
-    return outside;
-  }
+  // An agent from outside gets the shop's tools, with `offer` among them where listings take offers.
+  const outside = outsideEntry(spec, offers ? SHOP_WITH_OFFERS : "shop", SHOP_SHOPPER, llm);
+  if (outside) return outside;
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);

@@ -1,12 +1,15 @@
 /**
  * Offers through the CLI (in process): `run shop --negotiable` stores episodes whose records carry
  * each listing's negotiator and cost and the negotiation fields of the export contract; bad offer
- * options are refused before anything is written; `serve shop` with offers is refused (an outside
- * shopper has no offer tool yet); `run market --negotiable` runs its rounds with offers.
+ * options are refused before anything is written; `run market --negotiable` runs its rounds with
+ * offers; a seller negotiator from outside plays as natively; and each offer rule is played through
+ * the CLI by a `module:` shopper (agents from outside are given the offer tool).
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { surfaceOf } from "../../environments/kernel/surface.ts";
+import { SHOP_WITH_OFFERS, surfaceEnvironment } from "../../environments/registry.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 
 describe("offers from the command line", () => {
@@ -23,20 +26,6 @@ describe("offers from the command line", () => {
       expect(r.code, extra.join(" ")).toBe(2);
       expect(r.err).toMatch(message);
     }
-    const served = await runInProcess([
-      "serve",
-      "shop",
-      "--agent-name",
-      "x",
-      "--negotiable",
-      "0.5",
-      "--store",
-      store,
-      "--tasks",
-      "2",
-    ]);
-    expect(served.code).toBe(2);
-    expect(served.err).toMatch(/cannot shop with offers yet/);
     expect(existsSync(store)).toBe(false);
   });
 
@@ -183,5 +172,92 @@ describe("offers from the command line", () => {
       native.map((r) => [r.taskId, r.negotiations, r.paid]),
     );
     expect(outside.some((r) => r.negotiations.some((n) => n.deal !== null))).toBe(true);
+  });
+
+  it("gives agents from outside (MCP, exec:, module:) the offer tool in a shop with offers, and only there", () => {
+    const names = (env: string) => surfaceOf(surfaceEnvironment(env), "shopper").tools.map((t) => t.name);
+    expect(names(SHOP_WITH_OFFERS)).toEqual(["search", "view", "offer", "book", "give_up"]);
+    expect(names("shop")).toEqual(["search", "view", "book", "give_up"]);
+  });
+
+  describe("the offer rules, each played through the CLI by a module: shopper against rule:linear", () => {
+    const FIXTURE = "test/fixtures/outside-modules/offer-rules.ts";
+    const played = async (exportName: string, extra: string[] = []) => {
+      const dir = tempDir();
+      const store = path.join(dir, "rules.db");
+      const r = await runInProcess([
+        "run",
+        "shop",
+        "--tasks",
+        "4",
+        "--families",
+        "open",
+        "--replicates",
+        "1",
+        "--negotiable",
+        "0.5",
+        "--seller-negotiator",
+        "rule:linear",
+        "--agent",
+        `module:${FIXTURE}#${exportName}`,
+        "--store",
+        store,
+        "--json",
+        ...extra,
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const out = path.join(dir, "rules.jsonl");
+      const runId = (JSON.parse(r.out) as { runId: string }).runId;
+      expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
+      return readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as ExportedEpisode);
+    };
+    interface ExportedEpisode {
+      endReason: string;
+      paid: number | null;
+      deadlock: boolean;
+      booked: { id: string; price: number } | null;
+      negotiations: {
+        id: string;
+        deal: number | null;
+        offers: { side: string; move: string; price: number | null; answer?: string }[];
+      }[];
+      trajectory: { tool: string; ok: boolean; summary: string }[];
+    }
+
+    it("an offer to a listing that takes none is answered with an error, and no negotiation starts", async () => {
+      for (const e of await played("offersToPlain")) {
+        const offer = e.trajectory.find((t) => t.tool === "offer")!;
+        expect(offer.ok).toBe(false);
+        expect(offer.summary).toMatch(/does not take offers/);
+        expect(e.negotiations).toEqual([]);
+      }
+    });
+
+    it("a deal only at a price the counterpart offered: the shopper's offer at the seller's counter is the deal, and book pays it", async () => {
+      for (const e of await played("takesCounter")) {
+        const n = e.negotiations[0]!;
+        const counter = n.offers.findLast((m) => m.side === "seller" && m.move === "counter")!;
+        const taken = n.offers.at(-1)!;
+        expect(taken).toMatchObject({ side: "buyer", move: "offer", price: counter.price, answer: "deal" });
+        expect(n.deal).toBe(counter.price);
+        expect(e.endReason).toBe("booked");
+        expect(e.booked!.id).toBe(n.id);
+        expect(e.paid).toBe(n.deal);
+        expect(e.paid!).toBeLessThan(e.booked!.price);
+      }
+    });
+
+    it("a counter on the last step ends the episode out of steps with the deadlock flag", async () => {
+      for (const e of await played("neverAgrees", ["--max-steps", "6"])) {
+        expect(e.endReason).toBe("out-of-steps");
+        expect(e.deadlock).toBe(true);
+        const n = e.negotiations[0]!;
+        expect(n.deal).toBeNull();
+        expect(n.offers.at(-1)).toMatchObject({ side: "seller", move: "counter" });
+      }
+    });
   });
 });
