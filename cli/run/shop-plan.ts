@@ -7,9 +7,9 @@ import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from 
 import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { SHOP_WITH_OFFERS } from "../../environments/registry.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
+import { SHOP_WITH_OFFERS } from "../../environments/registry.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { NegotiatingShopActionSchema, ShopActionSchema } from "../../environments/shop/actions.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
