@@ -119,7 +119,8 @@ export async function watchRun(runId: string, o: WatchOptions, out: Output): Pro
   try {
     // A market run (`bazaar run market`): its rounds, seller by seller (watch-market.ts).
     const market = store.getRun(runId) ? undefined : getMarket(store, runId);
-    if (market) return (await import("./watch-market.ts")).watchMarket(store, market, o, out);
+    // Awaited here: the store closes in the finally below, after the view is done with it.
+    if (market) return await (await import("./watch-market.ts")).watchMarket(store, market, o, out);
     const r = requireRun(store, runId);
     const roleNames = roleNamesOf(r.config);
     const source = new StoreReplaySource(store, {
