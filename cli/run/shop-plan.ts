@@ -220,6 +220,14 @@ export function withSellerNegotiators(
   specs: readonly string[],
   llm: LlmContext,
 ): AgentEntry[] {
+  for (const spec of specs)
+    if (/^(exec|mcp):/.test(spec))
+      // One seller answers each of its listings' negotiations in a conversation of its own; an
+      // outside agent's session follows one conversation per episode and would mix them up.
+      throw new UserError(
+        `--seller-negotiator ${spec}: an outside seller over MCP (exec:, mcp:) cannot answer offers in the shop yet`,
+        "use a module: seller agent (an Agent object), or an openai:, rule: or sim: seller",
+      );
   const sellers = specs.map((s) => resolveBargainPlayer(s, "seller", llm));
   const players = Object.fromEntries(sellers.map((s, i) => [sellerRole(i + 1), s.agent]));
   return buyers.map((b) => ({

@@ -20,6 +20,10 @@ describe("offers from the command line", () => {
       [["--negotiable", "1.5"], /--negotiable.*rate from 0 to 1/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:nope"], /unknown seller "rule:nope"/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:linear,rule:linear"], /named twice/],
+      [
+        ["--negotiable", "0.5", "--seller-negotiator", "exec:python3 seller.py"],
+        /cannot answer offers in the shop yet/,
+      ],
     ];
     for (const [extra, message] of cases) {
       const r = await runInProcess(["run", "shop", "--tasks", "2", "--store", store, ...extra]);
