@@ -12,6 +12,16 @@ import { surfaceOf } from "../../environments/kernel/surface.ts";
 import { SHOP_WITH_OFFERS, surfaceEnvironment } from "../../environments/registry.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 
+/** A stored run exported through the CLI (`bazaar export`), its records read back. */
+async function exportedRecords<T = Record<string, unknown>>(runId: string, store: string): Promise<T[]> {
+  const out = path.join(tempDir(), "export.jsonl");
+  expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
+  return readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as T);
+}
+
 describe("offers from the command line", () => {
   it("refuses impossible offer options with a message saying what and how, storing nothing", async () => {
     const store = path.join(tempDir(), "bad.db");
@@ -55,12 +65,7 @@ describe("offers from the command line", () => {
     ]);
     expect(run.code, run.err).toBe(0);
     const runId = (JSON.parse(run.out) as { runId: string }).runId;
-    const out = path.join(dir, "offers.jsonl");
-    expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
-    const records = readFileSync(out, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = await exportedRecords(runId, store);
     expect(records).toHaveLength(6);
     for (const r of records) {
       expect(r.rules).toMatchObject({ offers: true });
@@ -109,15 +114,12 @@ describe("offers from the command line", () => {
         rounds: { round: number; bookings: number; haggled?: { dealBookings: number; discount: number } }[];
       }[];
     };
-    const out = path.join(tempDir(), "r1.jsonl");
-    expect(
-      (await runInProcess(["export", `${marketId}-r01-buyers`, "--store", store, "--out", out])).code,
-    ).toBe(0);
-    const booked = readFileSync(out, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { booked: { price: number } | null; paid: number | null })
-      .filter((x) => x.booked);
+    const booked = (
+      await exportedRecords<{ booked: { price: number } | null; paid: number | null }>(
+        `${marketId}-r01-buyers`,
+        store,
+      )
+    ).filter((x) => x.booked);
     const round1 = a.markets[0]!.rounds.find((x) => x.round === 1)!;
     expect(round1.haggled!.dealBookings).toBe(booked.filter((x) => x.paid! < x.booked!.price).length);
     expect(round1.haggled!.dealBookings).toBeGreaterThan(0);
@@ -159,16 +161,12 @@ describe("offers from the command line", () => {
         "--json",
       ]);
       expect(r.code, r.err).toBe(0);
-      const out = path.join(dir, `${name}.jsonl`);
       const runId = (JSON.parse(r.out) as { runId: string }).runId;
-      expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
-      return readFileSync(out, "utf8")
-        .trim()
-        .split("\n")
-        .map(
-          (l) =>
-            JSON.parse(l) as { taskId: string; negotiations: { deal: number | null }[]; paid: number | null },
-        );
+      return exportedRecords<{
+        taskId: string;
+        negotiations: { deal: number | null }[];
+        paid: number | null;
+      }>(runId, store);
     };
     const outside = await exported("module:test/fixtures/outside-modules/sim-agents.ts#boulware", "outside");
     const native = await exported("rule:boulware", "native");
@@ -210,13 +208,8 @@ describe("offers from the command line", () => {
         ...extra,
       ]);
       expect(r.code, r.err).toBe(0);
-      const out = path.join(dir, "rules.jsonl");
       const runId = (JSON.parse(r.out) as { runId: string }).runId;
-      expect((await runInProcess(["export", runId, "--store", store, "--out", out])).code).toBe(0);
-      return readFileSync(out, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l) as ExportedEpisode);
+      return exportedRecords<ExportedEpisode>(runId, store);
     };
     interface ExportedEpisode {
       endReason: string;
