@@ -8,8 +8,6 @@
  * the cheapest admissible listing it can: a deal, or a list price where that is lower still.
  */
 import type { Rng } from "../../../environments/kernel/rng.ts";
-import type { Acted, AgentContext, Observation } from "../../../environments/kernel/types.ts";
-import { toolCalls } from "../../../environments/shop/actions.ts";
 import type { ShopView } from "../../../environments/shop/types.ts";
 import {
   book,
@@ -20,16 +18,15 @@ import {
   cheapest,
   firstOfferStep,
   giveUp,
+  Haggler,
   lowestAsk,
   negotiableByPrice,
   offer,
   type Pair,
   pairsOf,
-  type ShopSim,
   stepsLeft,
 } from "./haggler.ts";
 import { acceptMessage, bidMessage, type SchedulePolicy, scheduleMove } from "./haggler-schedule.ts";
-import { ShopShopper, type ShopShopperParams } from "./shopper.ts";
 
 export interface SellerPlayingParams {
   policy: SchedulePolicy;
@@ -57,26 +54,8 @@ function lowestElsewhere(pairs: ReadonlyMap<string, Pair>, id: string): number |
   return low;
 }
 
-export class SellerPlayingHaggler implements ShopSim {
-  private readonly careful: ShopShopper;
-
-  constructor(
-    readonly id: string,
-    readonly params: ShopShopperParams,
-    readonly haggle: SellerPlayingParams,
-  ) {
-    this.careful = new ShopShopper(id, params);
-  }
-
-  act(observation: Observation<ShopView>, ctx: AgentContext): Acted<unknown> {
-    return { action: this.decide(observation.view, ctx.rng) };
-  }
-
-  decide(view: ShopView, rng: Rng): unknown {
-    return toolCalls(this.calls(view, rng));
-  }
-
-  private calls(view: ShopView, rng: Rng): Call[] {
+export class SellerPlayingHaggler extends Haggler<SellerPlayingParams> {
+  protected calls(view: ShopView, rng: Rng): Call[] {
     const pairs = pairsOf(view);
     const first = firstOfferStep(pairs);
     if (first === null) {

@@ -5,18 +5,16 @@
  * the deal, or at the list price when none comes. A listing that takes no offers is booked at once.
  */
 import type { Rng } from "../../../environments/kernel/rng.ts";
-import type { Acted, AgentContext, Observation } from "../../../environments/kernel/types.ts";
-import { toolCalls } from "../../../environments/shop/actions.ts";
 import type { ShopView } from "../../../environments/shop/types.ts";
 import {
   book,
   type Call,
   canBid,
   carefulCalls,
+  Haggler,
   offer as offerCall,
   type Pair,
   pairsOf,
-  type ShopSim,
   stepsLeft,
 } from "./haggler.ts";
 import {
@@ -29,7 +27,6 @@ import {
   scheduleMove,
 } from "./haggler-schedule.ts";
 import { memoryOf } from "./memory.ts";
-import { ShopShopper, type ShopShopperParams } from "./shopper.ts";
 
 export interface SingleHaggleParams {
   policy: AnchoringPolicy | SchedulePolicy;
@@ -37,26 +34,8 @@ export interface SingleHaggleParams {
   reserve: number;
 }
 
-export class SingleListingHaggler implements ShopSim {
-  private readonly careful: ShopShopper;
-
-  constructor(
-    readonly id: string,
-    readonly params: ShopShopperParams,
-    readonly haggle: SingleHaggleParams,
-  ) {
-    this.careful = new ShopShopper(id, params);
-  }
-
-  act(observation: Observation<ShopView>, ctx: AgentContext): Acted<unknown> {
-    return { action: this.decide(observation.view, ctx.rng) };
-  }
-
-  decide(view: ShopView, rng: Rng): unknown {
-    return toolCalls(this.calls(view, rng));
-  }
-
-  private calls(view: ShopView, rng: Rng): Call[] {
+export class SingleListingHaggler extends Haggler<SingleHaggleParams> {
+  protected calls(view: ShopView, rng: Rng): Call[] {
     // Once it has made an offer, the listing is the one it has been bargaining over (the careful
     // shopper is asked once, so its one draw is the careful shopper's own).
     const started = pairsOf(view).values().next().value as Pair | undefined;

@@ -7,17 +7,43 @@
  */
 import { floorCents, samePrice } from "../../../environments/kernel/money.ts";
 import type { Rng } from "../../../environments/kernel/rng.ts";
-import type { Agent } from "../../../environments/kernel/types.ts";
-import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
+import type { Acted, Agent, AgentContext, Observation } from "../../../environments/kernel/types.ts";
+import { TOOL_CALL_BATCH, toolCalls } from "../../../environments/shop/actions.ts";
 import type { OfferAnswer, ShopView } from "../../../environments/shop/types.ts";
 import { memoryOf, type SeenListing } from "./memory.ts";
-import { constraintsOf, looksAcceptable } from "./shopper.ts";
+import { constraintsOf, looksAcceptable, ShopShopper, type ShopShopperParams } from "./shopper.ts";
 
 export type Call = { name: string; args: Record<string, unknown> };
 
 /** A simulated shopper preset's agent: it acts on a view and can be asked what it would do. */
 export interface ShopSim extends Agent<ShopView, unknown> {
   decide(view: ShopView, rng: Rng): unknown;
+}
+
+/**
+ * What every haggler shares: the careful shopper it searches and chooses as, and one message of
+ * calls a turn; a haggler says only which calls (`calls`), read off the view (no state kept).
+ */
+export abstract class Haggler<Policy> implements ShopSim {
+  protected readonly careful: ShopShopper;
+
+  constructor(
+    readonly id: string,
+    readonly params: ShopShopperParams,
+    readonly haggle: Policy,
+  ) {
+    this.careful = new ShopShopper(id, params);
+  }
+
+  act(observation: Observation<ShopView>, ctx: AgentContext): Acted<unknown> {
+    return { action: this.decide(observation.view, ctx.rng) };
+  }
+
+  decide(view: ShopView, rng: Rng): unknown {
+    return toolCalls(this.calls(view, rng));
+  }
+
+  protected abstract calls(view: ShopView, rng: Rng): Call[];
 }
 
 /** One offer the shopper made to a listing, as its result came back. */
