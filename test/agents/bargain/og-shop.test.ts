@@ -11,25 +11,22 @@ import { describe, expect, it } from "vitest";
 import type { NarrationRequest, Narrator } from "../../../agents/bargain/narrator.ts";
 import { offerAt, parseSchedule, scheduleFactors } from "../../../agents/bargain/offer-generator.ts";
 import { OgShopBuyer, ogShopEntry } from "../../../agents/bargain/og-shop.ts";
-import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
 import { startSimServer } from "../../../agents/serve-sim/index.ts";
 import { analyzeShop, shopEpisodesFromRecords, shopTables } from "../../../analysis/shop/index.ts";
 import { shopHeadline } from "../../../cli/analyzers/shop.ts";
 import { resolveShopAgent } from "../../../cli/run/shop-plan.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { isNarratorFallbackNote } from "../../../environments/bargain/record.ts";
-import { runEpisode } from "../../../environments/kernel/episode.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
-import { createRng } from "../../../environments/kernel/rng.ts";
 import { type Agent, type AgentContext, emptyUsage } from "../../../environments/kernel/types.ts";
 import {
   buildShopTasks,
   isAdmissible,
   type ShopOutcome,
   type ShopTask,
-  shopMachine,
   shopTrialRecord,
 } from "../../../environments/shop/index.ts";
+import { playWithSellers } from "../../environments/shop/helpers.ts";
 
 /** An episode as the store keeps it (the export record), for the analysis. */
 function recordOf(task: ShopTask, agent: string, outcome: ShopOutcome): object {
@@ -49,22 +46,13 @@ function recordOf(task: ShopTask, agent: string, outcome: ShopOutcome): object {
   );
 }
 
-async function play(
+function play(
   task: ShopTask,
   shopper: Agent<unknown, unknown>,
   sellers: readonly string[],
   seed = "og",
 ): Promise<ShopOutcome> {
-  const players = Object.fromEntries(
-    sellers.map((s, i) => [`seller-${i + 1}`, resolveBargainPlayer(s, "seller").agent]),
-  );
-  const r = await runEpisode<ShopOutcome>(
-    shopMachine,
-    { task },
-    { shopper, ...players },
-    { rng: createRng(`${task.taskId}/${seed}`), trialKey: task.taskId, replicate: 0 },
-  );
-  return r.output;
+  return playWithSellers(task, shopper, sellers, seed);
 }
 
 const og = (schedule?: string) =>

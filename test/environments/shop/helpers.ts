@@ -1,3 +1,4 @@
+import { resolveBargainPlayer } from "../../../agents/bargain/registry.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { type Agent, type Observation, runEpisode } from "../../../environments/kernel/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
@@ -64,4 +65,26 @@ export function lastCards(view: ShopView): string[] {
     }
   }
   return [];
+}
+
+/**
+ * One shop episode with offers, in process: `shopper` against the bargaining sellers named in
+ * `sellers` (`seller-1` first), seeded by the task and `seed`.
+ */
+export async function playWithSellers(
+  task: ShopTask,
+  shopper: Agent<unknown, unknown>,
+  sellers: readonly string[],
+  seed: string,
+): Promise<ShopOutcome> {
+  const players = Object.fromEntries(
+    sellers.map((s, i) => [`seller-${i + 1}`, resolveBargainPlayer(s, "seller").agent]),
+  );
+  const r = await runEpisode<ShopOutcome>(
+    shopMachine,
+    { task },
+    { shopper, ...players },
+    { rng: createRng(`${task.taskId}/${seed}`), trialKey: task.taskId, replicate: 0 },
+  );
+  return r.output;
 }

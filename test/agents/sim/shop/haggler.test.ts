@@ -5,7 +5,6 @@
  * conversation alone as from the view (the serve-sim path).
  */
 import { describe, expect, it } from "vitest";
-import { resolveBargainPlayer } from "../../../../agents/bargain/registry.ts";
 import {
   anchoringMove,
   HAGGLER_PRESETS,
@@ -14,7 +13,6 @@ import {
   sellersThatFit,
 } from "../../../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../../datasets/hotels/index.ts";
-import { runEpisode } from "../../../../environments/kernel/episode.ts";
 import { createRng } from "../../../../environments/kernel/rng.ts";
 import type { Agent, Observation } from "../../../../environments/kernel/types.ts";
 import {
@@ -23,28 +21,19 @@ import {
   type ShopOutcome,
   type ShopTask,
   type ShopView,
-  shopMachine,
 } from "../../../../environments/shop/index.ts";
+import { playWithSellers } from "../../../environments/shop/helpers.ts";
 
 const HAGGLERS = ["anchoring-haggler", "one-seller-haggler", "seller-playing-haggler"];
 const tasks = buildShopTasks({ tasks: 40, seed: 7, negotiable: 0.5, negotiators: 2 }, DEFAULT_HOTEL_POOL);
 
-async function play(
+function play(
   task: ShopTask,
   shopper: Agent<unknown, unknown>,
-  sellers = ["rule:conceder", "sim:llm"],
+  sellers: readonly string[] = ["rule:conceder", "sim:llm"],
   seed = "s",
 ): Promise<ShopOutcome> {
-  const players = Object.fromEntries(
-    sellers.map((s, i) => [`seller-${i + 1}`, resolveBargainPlayer(s, "seller").agent]),
-  );
-  const r = await runEpisode<ShopOutcome>(
-    shopMachine,
-    { task },
-    { shopper, ...players },
-    { rng: createRng(`${task.taskId}/${seed}`), trialKey: task.taskId, replicate: 0 },
-  );
-  return r.output;
+  return playWithSellers(task, shopper, sellers, seed);
 }
 
 const pair = (counters: number[], bids = counters.length): Pair => ({
