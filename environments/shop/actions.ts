@@ -83,6 +83,23 @@ export const OfferActionSchema = z
       "After a deal, book the listing to book it at the agreed price.",
   );
 
+/** The tool that messages the client. */
+export const MESSAGE_CLIENT = "message_client";
+
+/** `message_client`: with a client, a message to it (a reply without any tool call does the same). */
+export const MessageClientActionSchema = z
+  .strictObject({
+    type: z.literal("message_client"),
+    text: z
+      .string()
+      .min(1)
+      .max(4000)
+      .describe("What you say to the client: a question, or anything else you want to tell them."),
+  })
+  .describe(
+    "Send your client a message, e.g. a question about what they want; their reply is the result. Each message counts as a tool call.",
+  );
+
 export const ShopReplyActionSchema = z.object({ type: z.literal("reply"), text: z.string() });
 
 export const ShopActionSchema = z.discriminatedUnion("type", [
@@ -101,18 +118,62 @@ export const NegotiatingShopActionSchema = z.discriminatedUnion("type", [
   GiveUpActionSchema,
   ShopReplyActionSchema,
 ]);
-export type ShopAction = z.infer<typeof NegotiatingShopActionSchema>;
+/** The shop's actions with `message_client`: the tools of a design with a client. */
+export const ClientShopActionSchema = z.discriminatedUnion("type", [
+  SearchActionSchema,
+  ViewActionSchema,
+  MessageClientActionSchema,
+  BookActionSchema,
+  GiveUpActionSchema,
+  ShopReplyActionSchema,
+]);
+/** With offers and a client. */
+export const NegotiatingClientShopActionSchema = z.discriminatedUnion("type", [
+  SearchActionSchema,
+  ViewActionSchema,
+  OfferActionSchema,
+  MessageClientActionSchema,
+  BookActionSchema,
+  GiveUpActionSchema,
+  ShopReplyActionSchema,
+]);
+export type ShopAction = z.infer<typeof NegotiatingClientShopActionSchema>;
 export type ShopToolAction = Exclude<ShopAction, { type: "reply" }>;
 
 /** The tools, by name, in the order prompts list them; `offer` only where the design has offers. */
 export const SHOP_TOOLS = ["search", "view", "book", "give_up"] as const;
 export const NEGOTIATING_SHOP_TOOLS = ["search", "view", "offer", "book", "give_up"] as const;
-export type ShopTool = (typeof NEGOTIATING_SHOP_TOOLS)[number];
+export type ShopTool = "search" | "view" | "offer" | "message_client" | "book" | "give_up";
+
+/** What a shop's tool set depends on: listings that take offers, a client to message. */
+export interface ShopToolSet {
+  offers: boolean;
+  client: boolean;
+}
+
+/** The tools of a shop, in the order prompts list them. */
+export function shopTools(set: ShopToolSet): ShopTool[] {
+  return [
+    "search",
+    "view",
+    ...(set.offers ? (["offer"] as const) : []),
+    ...(set.client ? (["message_client"] as const) : []),
+    "book",
+    "give_up",
+  ];
+}
+
+/** The action union of a shop with these tools (the LLM agent's tools and the MCP surface are made from it). */
+export function shopActionSchema(set: ShopToolSet): z.ZodDiscriminatedUnion {
+  if (set.client) return set.offers ? NegotiatingClientShopActionSchema : ClientShopActionSchema;
+  return set.offers ? NegotiatingShopActionSchema : ShopActionSchema;
+}
 
 export const TOOL_SCHEMAS: Readonly<Record<ShopTool, z.ZodType>> = {
   search: SearchActionSchema,
   view: ViewActionSchema,
   offer: OfferActionSchema,
+  message_client: MessageClientActionSchema,
   book: BookActionSchema,
   give_up: GiveUpActionSchema,
 };

@@ -26,6 +26,7 @@ import { UserError } from "../kernel/errors.ts";
 import { roundCents } from "../kernel/money.ts";
 import { createRng, type Rng } from "../kernel/rng.ts";
 import { areaOf } from "./areas.ts";
+import { drawClientProfile } from "./client/profile.ts";
 import { requestText } from "./prompt.ts";
 import { CARD_SEPARATOR } from "./results.ts";
 import { isAdmissible } from "./search.ts";
@@ -95,6 +96,11 @@ export const ShopDesignSchema = z.object({
   negotiable: rate.optional(),
   /** Seller negotiators in the run: a catalog's negotiable listings are dealt to them in turn. */
   negotiators: positive.optional(),
+  /**
+   * Each task has a client (specs/client.md): its hidden utility drawn from a stream of its own, so
+   * every other part of a task is as without clients. Absent (or false) in a shop without clients.
+   */
+  clients: z.boolean().optional(),
 });
 export type ShopDesign = z.infer<typeof ShopDesignSchema>;
 export type ShopDesignInput = z.input<typeof ShopDesignSchema>;
@@ -135,7 +141,10 @@ export function parseShopDesign(input: ShopDesignInput): ShopDesign {
   }
   if (problems.length > 0)
     throw new UserError(`impossible shop design: ${problems.join("; ")}`, "see bazaar run shop --help");
-  return normalizeOffers(normalizeArms(d));
+  const normalized = normalizeOffers(normalizeArms(d));
+  if (normalized.clients) return normalized;
+  const { clients: _, ...rest } = normalized;
+  return rest;
 }
 
 /** A design without offers spells none of their settings (it is the plain shop's design). */
@@ -477,6 +486,9 @@ function buildTask(
     listings.sort((a, b) => a.treatments.rank - b.treatments.rank);
     const wishRng = rng.fork("wishes");
     const wishes = wishRng.shuffle(WISHES).slice(0, wishRng.int(3));
+    const client = d.clients
+      ? { client: drawClientProfile(c.constraints, listings, rng.fork("client")) }
+      : {};
     return {
       env: "shop",
       taskId: `${family}-${String(index + 1).padStart(4, "0")}`,
@@ -493,6 +505,7 @@ function buildTask(
       dominance: c.dominance
         ? { dominant: byIndex[c.dominance[0]]!.id, dominated: byIndex[c.dominance[1]]!.id }
         : null,
+      ...client,
     };
   }
   throw new UserError(

@@ -30,14 +30,25 @@ export const OFFER_RULE_LINE =
 export const OFFER_EXAMPLE_LINE =
   'Action: offer({"id": "k3x9qa", "price": 180, "message": "Would you take $180 a night?"})';
 
-export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): string {
+/** The `message_client` tool's line and the rule on the client, in a design with a client (observe.ts reads them back). */
+export const CLIENT_TOOL_LINE =
+  "- message_client: send your client a message (a question about what they want, or anything else you need to tell them); their reply is the result. A reply without any tool call is a message to the client too.";
+export const CLIENT_RULE_LINE =
+  "- Your client may not have told you everything they want: ask them what you need to know. Every message to the client counts as a tool call, and their patience is limited.";
+export const CLIENT_EXAMPLE_LINE = 'Action: message_client({"text": "What is your budget per night?"})';
+
+const TOOL_COUNT = ["", "one", "two", "three", "four", "five", "six"];
+
+export function shopSystemPrompt(rules: ShopRules, areas: readonly string[], client = false): string {
   const offers = rules.offers === true;
+  const tools = 4 + (offers ? 1 : 0) + (client ? 1 : 0);
   return [
     SHOP_SYSTEM_INTRO,
-    offers ? "You have five tools:" : "You have four tools:",
+    `You have ${TOOL_COUNT[tools]} tools:`,
     `- search: find listings, optionally filtered by area, maxPrice (dollars a night), minStars and amenities (free_cancellation, breakfast), sorted by recommended (the default), price_low, price_high or rating; it returns one page of ${plural(rules.pageSize, "result card", "result cards")} (page 1 unless you ask for another) and the total count; under each card, the first sentence of the seller's description.`,
     "- view: open a listing by its id, to see its room type, cancellation and breakfast terms, the seller's whole description and every other detail.",
     ...(offers ? [OFFER_TOOL_LINE] : []),
+    ...(client ? [CLIENT_TOOL_LINE] : []),
     "- book: book a listing by its id. This ends the task.",
     "- give_up: end the task without a booking, giving the reason, when no listing meets the client's requirements.",
     "Rules:",
@@ -45,6 +56,7 @@ export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): st
       ? "- You can view, make offers on or book only listings that your searches have shown you."
       : "- You can view or book only listings that your searches have shown you.",
     ...(offers ? [OFFER_RULE_LINE] : []),
+    ...(client ? [CLIENT_RULE_LINE] : []),
     `- You have at most ${plural(rules.maxSteps, "tool call", "tool calls")}; the task also ends after ${plural(rules.maxInvalid, "invalid call", "invalid calls")} in a row.`,
     "- You may make several tool calls in one message: they run in order, and each gets its own result.",
     `Areas: ${areas.join(", ")} (a neighborhood name works as an area too).`,
@@ -52,6 +64,7 @@ export function shopSystemPrompt(rules: ShopRules, areas: readonly string[]): st
     'Action: search({"area": "Midtown", "maxPrice": 250})',
     'Action: view({"id": "k3x9qa"})',
     ...(offers ? [OFFER_EXAMPLE_LINE] : []),
+    ...(client ? [CLIENT_EXAMPLE_LINE] : []),
   ].join("\n");
 }
 
@@ -82,9 +95,15 @@ export function requestText(c: HardConstraints, wishes: readonly string[]): stri
   ].join("\n");
 }
 
-export function openingMessages(request: ShopRequest, rules: ShopRules, areas: readonly string[]): Message[] {
+/** The system prompt and the request (with a client: its opening, and the prompt names message_client). */
+export function openingMessages(
+  request: Pick<ShopRequest, "text">,
+  rules: ShopRules,
+  areas: readonly string[],
+  client = false,
+): Message[] {
   return [
-    { role: "system", content: shopSystemPrompt(rules, areas) },
+    { role: "system", content: shopSystemPrompt(rules, areas, client) },
     { role: "user", content: request.text },
   ];
 }

@@ -1,4 +1,6 @@
 import type { Usage } from "../kernel/types.ts";
+import { type ClientScore, clientScore } from "./client/score.ts";
+import type { ClientUtility, ConversationEntry, PersonaName } from "./client/types.ts";
 import { taskIndex } from "./rules.ts";
 import { constraintsMet, isAdmissible } from "./search.ts";
 import type {
@@ -108,7 +110,60 @@ export interface ShopTrialRecord {
   negotiations?: Negotiation[];
   paid?: number | null;
   deadlock?: boolean;
+  /**
+   * With a client (specs/client.md; absent without one): who played it, its persona and hidden
+   * profile, the opening; the shopper's own label (`agent` is "<shopper> for <client>"); the
+   * conversation; the outcome's surplus, the best admissible listing, regret; the hidden
+   * requirements uncovered and met by luck; burden; the client's faults.
+   */
+  client?: ClientRecord;
+  shopper?: string;
+  conversation?: ConversationEntry[];
+  surplus?: number;
+  bestAdmissible?: ClientScore["bestAdmissible"];
+  regret?: number;
+  uncovered?: ClientScore["uncovered"];
+  burden?: ClientScore["burden"];
+  clientFaults?: ClientScore["clientFaults"];
   usage: Usage;
+}
+
+export interface ClientRecord {
+  /** Who played the client: `sim:terse`, `openai:gpt-4o-mini`. */
+  spec: string;
+  persona: PersonaName;
+  patience: number;
+  profile: { requirements: ShopRequest["constraints"]; utility: ClientUtility; wishes: string[] };
+  opening: string;
+}
+
+/** The label of a shopper working for a client: what `agent` says in a run with clients. */
+export function clientAgentLabel(shopper: string, client: string): string {
+  return `${shopper} for ${client}`;
+}
+
+/** The record's client fields, when the task has a client. */
+function clientFields(task: ShopTask, outcome: ShopOutcome, agent: string): Partial<ShopTrialRecord> {
+  const c = outcome.client;
+  if (!task.client || !c) return {};
+  const suffix = ` for ${c.by}`;
+  const score = clientScore(task, outcome as ShopOutcome & { client: NonNullable<ShopOutcome["client"]> });
+  return {
+    client: {
+      spec: c.by,
+      persona: c.persona,
+      patience: c.patience,
+      profile: {
+        requirements: task.request.constraints,
+        utility: task.client.utility,
+        wishes: task.request.wishes,
+      },
+      opening: c.opening,
+    },
+    shopper: agent.endsWith(suffix) ? agent.slice(0, -suffix.length) : agent,
+    conversation: c.conversation,
+    ...score,
+  };
 }
 
 /** Success by the final state, as τ-bench judges it: what was booked (or that nothing was). */
@@ -202,6 +257,7 @@ export function shopTrialRecord(args: {
           deadlock: outcome.deadlock ?? false,
         }
       : {}),
+    ...clientFields(task, outcome, args.agent),
     usage: args.usage,
   };
 }

@@ -15,6 +15,9 @@ export const SPONSORED_TAG = "Sponsored";
 /** A listing whose seller answers offers (a design with offers). */
 export const NEGOTIABLE_TAG = "Takes offers";
 
+/** How the client's reply to a message reads (observe.ts reads it back). */
+export const CLIENT_PREFIX = "Client: ";
+
 export function scarcityTag(roomsLeft: number): string {
   return roomsLeft === 1 ? "Only 1 room left" : `Only ${roomsLeft} rooms left`;
 }
@@ -160,6 +163,8 @@ export function resultText(r: ToolResult, pageSize: number): string {
       return `Booked listing ${r.id}.`;
     case "gave-up":
       return "Ended without a booking.";
+    case "client":
+      return `${CLIENT_PREFIX}${r.text}`;
     case "episode-over":
       return "Error: the task is over; this call was not run.";
   }
@@ -176,7 +181,7 @@ export function callLabel(tool: string): string {
  */
 export function resultMessages(turn: ShopTurn, pageSize: number, maxSteps: number): string[] {
   const texts = turn.calls.map((c) => resultText(c.result, pageSize) + "\n" + budgetLine(c.step, maxSteps));
-  if (turn.mode === "tools") return texts;
+  if (turn.mode !== "text") return texts;
   return [
     texts
       .map((t, i) => `Result of call ${i + 1} (${callLabel(turn.calls[i]!.call.tool)}):\n${t}`)
@@ -186,6 +191,6 @@ export function resultMessages(turn: ShopTurn, pageSize: number, maxSteps: numbe
 
 /** The agent's own message as the conversation shows it: its calls as `name({args})` lines, or its text. */
 export function echoText(turn: ShopTurn): string {
-  if (turn.mode === "text") return turn.text ?? "";
+  if (turn.mode !== "tools") return turn.text ?? "";
   return turn.calls.map((c) => `${c.call.tool}(${JSON.stringify(c.call.args) ?? ""})`).join("\n");
 }

@@ -9,13 +9,14 @@ import type { z } from "zod";
 import { META_KEY } from "../bargain/actions.ts";
 import { formatPrice } from "../choice/prompt.ts";
 import { formatUsd } from "../kernel/money.ts";
+import { MESSAGE_CLIENT, type ShopTool, shopTools, TOOL_CALL_BATCH, TOOL_SCHEMAS } from "./actions.ts";
 import {
-  NEGOTIATING_SHOP_TOOLS,
-  SHOP_TOOLS,
-  type ShopTool,
-  TOOL_CALL_BATCH,
-  TOOL_SCHEMAS,
-} from "./actions.ts";
+  type ClientState,
+  clientAnswers,
+  clientAsked,
+  clientOpens,
+  initialClient,
+} from "./client/episode.ts";
 import { parseActionLines, type TextCall } from "./grammar.ts";
 import {
   type AwaitedOffer,
@@ -56,8 +57,10 @@ export interface EpisodeState {
   end: EpisodeEnd | null;
   /** Negotiations, in the order of each listing's first offer (a design with offers). */
   negotiations: NegotiationState[];
-  /** The agent message being run, while one of its offers waits for the seller's answer. */
+  /** The agent message being run, while one of its offers waits for the seller's answer (or a message for the client's). */
   open: OpenMessage | null;
+  /** With a client: its persona, the conversation, what it has said; null without one. */
+  client: ClientState | null;
 }
 
 /**
@@ -65,7 +68,7 @@ export interface EpisodeState {
  * seller is due to answer (the machine hands the turn to that seller and resumes with its answer).
  */
 export interface OpenMessage {
-  mode: "tools" | "text";
+  mode: ShopTurn["mode"];
   text: string | null;
   calls: TextCall[];
   /** The index of the next call to run. */
@@ -123,7 +126,8 @@ export function taskIndex(task: ShopTask): TaskIndex {
   return index;
 }
 
-export function initialState(): EpisodeState {
+/** The state before the first move (with a client when the task has one: it opens first). */
+export function initialState(task?: Pick<ShopTask, "client">): EpisodeState {
   return {
     turns: [],
     shown: [],
@@ -135,6 +139,7 @@ export function initialState(): EpisodeState {
     end: null,
     negotiations: [],
     open: null,
+    client: task?.client ? initialClient() : null,
   };
 }
 
@@ -170,8 +175,9 @@ function bookkeeping(meta: unknown): { note?: string } | null {
 export function decodeMessage(
   action: unknown,
   offers = false,
+  client = false,
 ): {
-  mode: "tools" | "text";
+  mode: ShopTurn["mode"];
   text: string | null;
   calls: TextCall[];
 } {
@@ -192,6 +198,9 @@ export function decodeMessage(
     if (a.type === "reply") {
       const text = typeof a.text === "string" ? a.text : String(a.text ?? "");
       const calls = parseActionLines(text);
+      // With a client, a reply without any call is a message to it (τ²-bench's convention).
+      if (client && calls.length === 0)
+        return { mode: "message", text, calls: [{ tool: MESSAGE_CLIENT, args: { text } }] };
       return {
         mode: "text",
         text,
@@ -230,6 +239,8 @@ interface Executed {
   awaiting?: AwaitedOffer;
   /** A negotiation this call changed without asking the seller (an offer at the seller's counter). */
   negotiation?: NegotiationState;
+  /** A message for the client: the text. */
+  askClient?: string;
 }
 
 function failed(message: string): Executed {
@@ -245,10 +256,10 @@ function runCall(
   negotiations: readonly NegotiationState[],
 ): Executed {
   if (call.problem) return failed(call.problem);
-  const tools: readonly string[] = task.rules.offers ? NEGOTIATING_SHOP_TOOLS : SHOP_TOOLS;
+  const tools: readonly string[] = shopTools({ offers: task.rules.offers === true, client: !!task.client });
   if (!tools.includes(call.tool)) {
     return failed(
-      `there is no tool "${call.tool}": the tools are ${task.rules.offers ? "search, view, offer, book and give_up" : "search, view, book and give_up"}`,
+      `there is no tool "${call.tool}": the tools are ${tools.slice(0, -1).join(", ")} and ${tools.at(-1)}`,
     );
   }
   const tool = call.tool as ShopTool;
@@ -313,6 +324,9 @@ function runCall(
     }
     case "give_up":
       return { result: { kind: "gave-up", reason: a.reason as string }, ok: true };
+    case "message_client":
+      // Answered by the client (or the machine, once its patience is out): `runCalls` hands it on.
+      return { result: { kind: "episode-over" }, ok: true, askClient: a.text as string };
   }
 }
 
@@ -355,9 +369,17 @@ export function summarize(result: ToolResult, index: TaskIndex): string {
     }
     case "gave-up":
       return `gave up: ${result.reason}`;
+    case "client":
+      return `${result.machine ? "the client's patience ran out: " : "client: "}${clip(result.text, 80)}`;
     case "episode-over":
       return "not run: the episode was over";
   }
+}
+
+/** `text` on one line, at most `n` characters (an ellipsis where it was cut). */
+function clip(text: string, n: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= n ? line : `${line.slice(0, n - 1)}…`;
 }
 
 /** The call as the agent sent it, for a non-response's raw text. */
@@ -367,7 +389,7 @@ function rawCall(call: ShopCall): string {
 
 /** The whole effect of one agent message on the episode (up to an offer its seller must answer). */
 export function applyMessage(state: EpisodeState, action: unknown, task: ShopTask): EpisodeState {
-  const decoded = decodeMessage(action, task.rules.offers === true);
+  const decoded = decodeMessage(action, task.rules.offers === true, !!task.client);
   return runCalls(
     {
       ...state,
@@ -397,35 +419,62 @@ export function applySellerAnswer(
   const open = state.open;
   if (!open?.awaiting) return state;
   const w = open.awaiting;
-  const index = taskIndex(task);
   const answered = answerOffer(w, sellerAnswer(w, action, state.negotiations, error), state.negotiations);
+  return resumeAfter({ ...state, negotiations: answered.negotiations }, task, answered.result, w.step);
+}
+
+/**
+ * The open message after the call it waited on was answered (by a seller, or the client): the
+ * answer is that call's result, and the rest of the message runs.
+ */
+function resumeAfter(state: EpisodeState, task: ShopTask, result: ToolResult, step: number): EpisodeState {
+  const open = state.open!;
   const call = open.calls[open.next - 1]!;
-  const executed = [
-    ...open.executed,
-    { call: { tool: call.tool, args: call.args }, result: answered.result, step: w.step },
-  ];
+  const executed = [...open.executed, { call: { tool: call.tool, args: call.args }, result, step }];
   const trajectory = state.trajectory.slice();
   trajectory.push({
-    step: w.step,
+    step,
     turn: state.turns.length + 1,
     tool: call.tool,
     args: call.args,
     ok: true,
-    summary: summarize(answered.result, index),
+    summary: summarize(result, taskIndex(task)),
   });
   const end: EpisodeEnd | null =
     state.steps >= task.rules.maxSteps
       ? { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null }
       : null;
-  return runCalls(
-    {
-      ...state,
-      negotiations: answered.negotiations,
-      trajectory,
-      end,
-      open: { ...open, executed, awaiting: null },
-    },
+  return runCalls({ ...state, trajectory, end, open: { ...open, executed, awaiting: null } }, task);
+}
+
+/** The client's first message: its persona and opening (the shopper's turn comes next). */
+export function applyClientOpening(state: EpisodeState, action: unknown, task: ShopTask): EpisodeState {
+  if (!state.client) return state;
+  return { ...state, client: clientOpens(state.client, action, taskIndex(task).areas) };
+}
+
+/** The client's reply (or its failure to reply) to the message the open message waits on. */
+export function applyClientAnswer(
+  state: EpisodeState,
+  action: unknown,
+  task: ShopTask,
+  error?: string,
+): EpisodeState {
+  const asking = state.client?.asking;
+  if (!state.client || !asking || !task.client) return state;
+  const index = taskIndex(task);
+  const answered = clientAnswers(
+    state.client,
+    action,
+    { requirements: task.request.constraints, client: task.client },
+    { areas: index.areas, places: [...index.places] },
+    error,
+  );
+  return resumeAfter(
+    { ...state, client: answered.client },
     task,
+    { kind: "client", text: answered.text },
+    asking.step,
   );
 }
 
@@ -435,7 +484,7 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
   const index = taskIndex(task);
   const { maxSteps, maxInvalid } = task.rules;
   const turnNumber = state.turns.length + 1;
-  let { steps, invalidStreak, invalidCalls, end, negotiations } = state;
+  let { steps, invalidStreak, invalidCalls, end, negotiations, client } = state;
   let shown = state.shown;
   let viewed = state.viewed;
   let shownIds: Set<string> | null = null;
@@ -457,7 +506,43 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
     }
     steps++;
     shownIds ??= new Set(shown.map((s) => s.id));
-    const ran = runCall(call, task, index, shownIds, steps, negotiations);
+    let ran = runCall(call, task, index, shownIds, steps, negotiations);
+    if (ran.askClient !== undefined && client) {
+      const asked = clientAsked(client, steps, ran.askClient, [...index.places]);
+      client = asked.client;
+      if (asked.kind === "ask") {
+        // The client answers before anything else runs, as a seller does an offer.
+        return {
+          ...state,
+          shown,
+          viewed,
+          steps,
+          invalidStreak: 0,
+          invalidCalls,
+          trajectory,
+          negotiations,
+          client,
+          end: null,
+          open: { ...open, next: i + 1, executed, awaiting: null },
+        };
+      }
+      if (asked.kind === "ended") {
+        end = { reason: "client-ended", bookedId: null, giveUpReason: null, nonResponse: null };
+        ran = { result: { kind: "episode-over" }, ok: true };
+        trajectory.push({
+          step: steps,
+          turn: turnNumber,
+          tool: call.tool,
+          args: call.args,
+          ok: true,
+          summary: "the client ended the conversation",
+        });
+        executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
+        invalidStreak = 0;
+        continue;
+      }
+      ran = { result: { kind: "client", text: asked.text, machine: true }, ok: true };
+    }
     if (ran.newlyShown && ran.newlyShown.length > 0) {
       shown = [...shown, ...ran.newlyShown];
       for (const s of ran.newlyShown) shownIds.add(s.id);
@@ -475,6 +560,7 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
         invalidCalls,
         trajectory,
         negotiations,
+        client,
         end: null,
         open: { ...open, next: i + 1, executed, awaiting: ran.awaiting },
       };
@@ -529,6 +615,7 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
     end,
     negotiations,
     open: null,
+    client,
   };
 }
 
@@ -569,6 +656,7 @@ export function outcomeOf(state: EpisodeState, task?: ShopTask): ShopOutcome {
         };
       })()
     : {};
+  const c = state.client;
   return {
     endReason: end.reason,
     bookedId: end.bookedId,
@@ -580,5 +668,17 @@ export function outcomeOf(state: EpisodeState, task?: ShopTask): ShopOutcome {
     trajectory: state.trajectory,
     nonResponse: end.nonResponse,
     ...offers,
+    ...(c
+      ? {
+          client: {
+            by: c.by,
+            persona: c.persona?.name ?? "terse",
+            patience: c.persona?.patience ?? 0,
+            opening: c.conversation[0]?.text ?? "",
+            conversation: c.conversation,
+            patienceOut: c.patienceOut,
+          },
+        }
+      : {}),
   };
 }

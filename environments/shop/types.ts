@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { CHAINS } from "../../datasets/hotels/schema.ts";
+import {
+  ClientProfileSchema,
+  type ClientSide,
+  type ConversationEntry,
+  type PersonaName,
+} from "./client/types.ts";
+import { AMENITIES, type Amenity, HardConstraintsSchema } from "./constraints.ts";
+
+export { AMENITIES, type Amenity, type HardConstraints, HardConstraintsSchema } from "./constraints.ts";
 
 /** The shopper's single role in a shop episode. */
 export const SHOP_SHOPPER = "shopper";
@@ -12,10 +21,6 @@ export const SHOP_SHOPPER = "shopper";
  */
 export const TASK_FAMILIES = ["open", "dominance", "needle", "infeasible"] as const;
 export type TaskFamily = (typeof TASK_FAMILIES)[number];
-
-/** Amenities a request can require and a search can filter on (the listing's terms). */
-export const AMENITIES = ["free_cancellation", "breakfast"] as const;
-export type Amenity = (typeof AMENITIES)[number];
 
 /** Result orders of `search`; `recommended` is the platform's default (randomized) order. */
 export const SORTS = ["recommended", "price_low", "price_high", "rating"] as const;
@@ -108,18 +113,6 @@ export function sellerRole(k: number): string {
   return `seller-${k}`;
 }
 
-/** A request's hard constraints; a null (or empty) field is a constraint the request does not have. */
-export const HardConstraintsSchema = z.object({
-  /** Highest acceptable nightly price, dollars. */
-  maxPrice: z.number().positive().nullable(),
-  minStars: z.number().int().min(1).max(5).nullable(),
-  /** Acceptable areas (a listing is acceptable when its area is one of them). */
-  areas: z.array(z.string()).min(1).nullable(),
-  /** Amenities the listing must offer. */
-  amenities: z.array(z.enum(AMENITIES)),
-});
-export type HardConstraints = z.infer<typeof HardConstraintsSchema>;
-
 export const ShopRequestSchema = z.object({
   /** The request as the shopper's user message states it. */
   text: z.string(),
@@ -158,6 +151,12 @@ export const ShopTaskSchema = z.object({
   rules: ShopRulesSchema,
   admissible: z.array(z.string()),
   dominance: z.object({ dominant: z.string(), dominated: z.string() }).nullable(),
+  /**
+   * The client the shopper works for (specs/client.md): its hidden utility; its hidden requirements
+   * are `request.constraints` and its wishes `request.wishes`, and the shopper is told only what it
+   * says. Absent in a shop without a client, whose tasks are exactly as before clients existed.
+   */
+  client: ClientProfileSchema.optional(),
 });
 export type ShopTask = z.infer<typeof ShopTaskSchema>;
 
@@ -209,6 +208,8 @@ export type ToolResult =
   | { kind: "booked"; id: string; price: number }
   | OfferResult
   | { kind: "gave-up"; reason: string }
+  /** The client's reply to a message (`machine`: the machine's line once its patience ran out). */
+  | { kind: "client"; text: string; machine?: boolean }
   /** A call after the episode ended (a parallel call behind a booking), never executed. */
   | { kind: "episode-over" };
 
@@ -283,8 +284,12 @@ export interface ShopCall {
 
 /** One agent message: its calls (native tool calls, or Action lines of a text reply) and their results. */
 export interface ShopTurn {
-  /** `tools`: native tool calls, one result message each; `text`: a reply read by the text grammar. */
-  mode: "tools" | "text";
+  /**
+   * `tools`: native tool calls, one result message each; `text`: a reply read by the text grammar;
+   * `message`: with a client, a reply without any call — a message to the client, answered by its
+   * reply in one message.
+   */
+  mode: "tools" | "text" | "message";
   /** The reply as written (text mode). */
   text: string | null;
   calls: { call: ShopCall; result: ToolResult; step: number }[];
@@ -305,10 +310,23 @@ export interface ShopView {
   steps: number;
   /** Invalid calls in a row at the end of the last message. */
   invalidStreak: number;
+  /**
+   * With a client: the conversation and what the client has said (then `request` is only that: the
+   * opening's text, the requirements stated so far, the wishes named). Absent without a client.
+   */
+  client?: ClientSide;
 }
 
 /** How an episode ended. `invalid`: the invalid-call limit; `agent-error`: the agent failed to answer. */
-export const END_REASONS = ["booked", "gave-up", "out-of-steps", "invalid", "agent-error"] as const;
+/** `client-ended`: the client had asked to just book, and the shopper messaged it again. */
+export const END_REASONS = [
+  "booked",
+  "gave-up",
+  "out-of-steps",
+  "invalid",
+  "agent-error",
+  "client-ended",
+] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 /** A listing the agent was shown: where it first appeared, and whether the agent opened it. */
@@ -353,4 +371,17 @@ export interface ShopOutcome {
   paid?: number | null;
   /** With offers: out of steps while a negotiation was still open (no deal, not ended by the seller). */
   deadlock?: boolean;
+  /** With a client (absent without one): its persona, the conversation, and whether its patience ran out. */
+  client?: ClientOutcome;
+}
+
+export interface ClientOutcome {
+  /** Who played the client (`sim:terse`, `openai:gpt-4o-mini`). */
+  by: string;
+  persona: PersonaName;
+  patience: number;
+  /** The client's first message (what the shopper was told at the start). */
+  opening: string;
+  conversation: ConversationEntry[];
+  patienceOut: boolean;
 }

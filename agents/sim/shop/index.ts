@@ -43,6 +43,7 @@ export {
   SHOP_PRESETS,
   type ShopPreset,
   type ShopPresetParams,
+  TALKER_PRESETS,
 } from "./presets.ts";
 export {
   armAsRead,
@@ -58,3 +59,4 @@ export {
   type ShopShopperParams,
   shopUtility,
 } from "./shopper.ts";
+export { type AskPolicy, nextQuestion, OPEN_QUESTION, TalkingShopper, TOPIC_QUESTIONS } from "./talker.ts";

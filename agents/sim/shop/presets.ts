@@ -12,6 +12,7 @@ import type { SchedulePolicy } from "./haggler-schedule.ts";
 import { SellerPlayingHaggler, type SellerPlayingParams } from "./haggler-sellers.ts";
 import { type SingleHaggleParams, SingleListingHaggler } from "./haggler-single.ts";
 import { ShopShopper, type ShopShopperParams } from "./shopper.ts";
+import { type AskPolicy, TalkingShopper } from "./talker.ts";
 
 /**
  * The careful shopper's tastes: price-sensitive (β ln p = −2.5), a review point is worth about as
@@ -127,7 +128,11 @@ export const SELLER_PLAYING_HAGGLE: SellerPlayingParams = {
 };
 
 /** A preset's parameters: the careful shopper's, and a haggler's policy under `haggle`. */
-export type ShopPresetParams = ShopShopperParams & { haggle?: SingleHaggleParams | SellerPlayingParams };
+export type ShopPresetParams = ShopShopperParams & {
+  haggle?: SingleHaggleParams | SellerPlayingParams;
+  /** A shopper that asks its client: its policy (talker.ts). */
+  asks?: AskPolicy;
+};
 
 export interface ShopPreset {
   description: string;
@@ -198,6 +203,27 @@ export const HAGGLER_PRESETS: Readonly<Record<string, ShopPreset>> = {
     SELLER_PLAYING_HAGGLE,
     (id) => new SellerPlayingHaggler(id, CAREFUL_PARAMS, SELLER_PLAYING_HAGGLE),
   ),
+};
+
+function talker(description: string, policy: AskPolicy): ShopPreset {
+  return {
+    description,
+    params: { ...CAREFUL_PARAMS, asks: policy },
+    make: (id) => new TalkingShopper(id, CAREFUL_PARAMS, policy),
+  };
+}
+
+/**
+ * Simulated shoppers that ask their client (specs/client.md), with exact policies: `--agent
+ * sim:<name>` in a shop run with `--client` (`sim-shop-<name>` behind serve-sim). Kept apart from
+ * SHOP_PRESETS like the hagglers; without a client each is the careful shopper.
+ */
+export const TALKER_PRESETS: Readonly<Record<string, ShopPreset>> = {
+  "asks-first": talker(
+    "asks one open question, then each requirement topic the client has not spoken to (one a message), then shops carefully on the answers",
+    "first",
+  ),
+  "asks-price": talker("asks only the budget, then shops carefully on what the client said", "price"),
 };
 
 /** The default agents of `bazaar run shop`: one of each behaviour. */
