@@ -3,23 +3,36 @@ import { z } from "zod";
 import { type OfferSchedule, parseSchedule } from "../../agents/bargain/offer-generator.ts";
 import { ogShopEntry } from "../../agents/bargain/og-shop.ts";
 import { resolveBargainPlayer, splitSpecs } from "../../agents/bargain/registry.ts";
+import {
+  type ClientEntry,
+  parsePersona,
+  resolveClient,
+  splitClientSpecs,
+} from "../../agents/client/registry.ts";
 import { type LlmContext, outsideEntry, resolveLlmAgent, splitAgentSpecs } from "../../agents/registry.ts";
-import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
+import {
+  DEFAULT_SHOP_AGENTS,
+  HAGGLER_PRESETS,
+  SHOP_PRESETS,
+  TALKER_PRESETS,
+} from "../../agents/sim/shop/index.ts";
 import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/hotels/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
-import { SHOP_WITH_OFFERS } from "../../environments/registry.ts";
+import { shopSurfaceName } from "../../environments/registry.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
-import { NegotiatingShopActionSchema, ShopActionSchema } from "../../environments/shop/actions.ts";
+import { shopActionSchema } from "../../environments/shop/actions.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
+import { SHOP_CLIENT } from "../../environments/shop/client/types.ts";
 import {
   buildShopTasks,
   DESCRIPTION_MODES,
   type DescriptionMode,
   parseShopDesign,
 } from "../../environments/shop/design.ts";
-import { negotiatingShopEnvironment, shopEnvironment } from "../../environments/shop/environment.ts";
+import { shopEnvironmentWith } from "../../environments/shop/environment.ts";
+import { clientAgentLabel } from "../../environments/shop/record.ts";
 import {
   DESCRIPTION_ARMS,
   type DescriptionArm,
@@ -53,6 +66,9 @@ interface ShopOptions extends CommonRunOptions {
   negotiable?: string;
   sellerNegotiator?: string;
   ogSchedule?: string;
+  client?: string;
+  clientPersona?: string;
+  clientBaseUrl?: string;
 }
 
 const rate = z.coerce
@@ -71,15 +87,16 @@ export function resolveShopAgent(
   llm?: LlmContext,
   offers = false,
   ogSchedule?: OfferSchedule,
+  client = false,
 ): AgentEntry {
-  // An agent from outside gets the shop's tools, with `offer` among them where listings take offers.
-  const outside = outsideEntry(spec, offers ? SHOP_WITH_OFFERS : "shop", SHOP_SHOPPER, llm);
+  // An agent from outside gets the shop's tools: `offer` where listings take offers, `message_client` with a client.
+  const outside = outsideEntry(spec, shopSurfaceName({ offers, client }), SHOP_SHOPPER, llm);
   if (outside) return outside;
   const i = spec.indexOf(":");
   const kind = i < 0 ? spec : spec.slice(0, i);
   const name = i < 0 ? "" : spec.slice(i + 1);
   if (kind === "sim") {
-    const preset = SHOP_PRESETS[name] ?? HAGGLER_PRESETS[name];
+    const preset = SHOP_PRESETS[name] ?? HAGGLER_PRESETS[name] ?? TALKER_PRESETS[name];
     if (preset) {
       return {
         label: spec,
@@ -101,7 +118,7 @@ export function resolveShopAgent(
       spec,
       name,
       SHOP_SHOPPER,
-      offers ? NegotiatingShopActionSchema : ShopActionSchema,
+      shopActionSchema({ offers, client }),
       llm ?? { settings: {} },
       SHOP_ANSWER,
     );
@@ -230,11 +247,65 @@ export function withSellerNegotiators(
       );
   const sellers = specs.map((s) => resolveBargainPlayer(s, "seller", llm));
   const players = Object.fromEntries(sellers.map((s, i) => [sellerRole(i + 1), s.agent]));
+  const sellerIds = sellers.map((s) => s.identity);
   return buyers.map((b) => ({
     label: b.label,
-    identity: { shopper: b.identity, sellers: sellers.map((s) => s.identity) },
+    identity: { shopper: b.identity, sellers: sellerIds },
+    // A shopper with a client seeds as it would without one, against the same sellers.
+    ...(b.seedIdentity === undefined
+      ? {}
+      : { seedIdentity: { shopper: b.seedIdentity, sellers: sellerIds } }),
     players: { ...b.players, ...players },
   }));
+}
+
+/** `--client`, `--client-persona`, `--client-base-url`: the run's clients (none without `--client`). */
+export function parseClients(
+  o: { client?: string; clientPersona?: string; clientBaseUrl?: string },
+  llm: LlmContext,
+): ClientEntry[] {
+  if (o.client === undefined) {
+    const stray =
+      o.clientPersona !== undefined
+        ? "--client-persona"
+        : o.clientBaseUrl !== undefined
+          ? "--client-base-url"
+          : null;
+    if (stray)
+      throw new UserError(`${stray} needs --client`, "add e.g. --client openai:<model>, or leave it out");
+    return [];
+  }
+  const specs = splitClientSpecs(o.client);
+  const llmClients = specs.some((s) => s.startsWith("openai:"));
+  if (!llmClients && (o.clientPersona !== undefined || o.clientBaseUrl !== undefined))
+    throw new UserError(
+      `${o.clientPersona !== undefined ? "--client-persona" : "--client-base-url"} applies to openai: clients, and --client names none`,
+      "a sim: client's persona is in its name (sim:terse, sim:partial, sim:complete)",
+    );
+  if (o.clientBaseUrl !== undefined && !/^https?:\/\/\S+$/.test(o.clientBaseUrl))
+    throw new UserError(
+      `--client-base-url: "${o.clientBaseUrl}" is not an http(s) URL`,
+      "e.g. --client-base-url http://127.0.0.1:8000/v1",
+    );
+  const persona = o.clientPersona === undefined ? undefined : parsePersona(o.clientPersona);
+  return specs.map((s) => resolveClient(s, llm, { persona, baseUrl: o.clientBaseUrl }));
+}
+
+/**
+ * Every shopper crossed with every client: "<shopper> for <client>", the client playing role
+ * `client`. A shopper's draws are seeded by the shopper alone (`seedIdentity`), so the clients it
+ * works for meet it on the same draws.
+ */
+export function withClients(shoppers: readonly AgentEntry[], clients: readonly ClientEntry[]): AgentEntry[] {
+  if (clients.length === 0) return [...shoppers];
+  return shoppers.flatMap((s) =>
+    clients.map((c) => ({
+      label: clientAgentLabel(s.label, c.label),
+      identity: { shopper: s.identity, client: c.identity },
+      seedIdentity: s.seedIdentity ?? s.identity,
+      players: { ...s.players, [SHOP_CLIENT]: c.agent },
+    })),
+  );
 }
 
 /** `bazaar run shop`: its options checked and turned into the run plan (nothing written). */
@@ -274,17 +345,23 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
       "add og-narrator to --agent (with --negotiable), or leave --og-schedule out",
     );
   const ogSchedule = o.ogSchedule === undefined ? undefined : parseSchedule(o.ogSchedule);
-  const buyers = specs.map((s) => resolveShopAgent(s, llm, offers, ogSchedule));
+  const clients = parseClients(o, llm);
+  const client = clients.length > 0;
+  const buyers = withClients(
+    specs.map((s) => resolveShopAgent(s, llm, offers, ogSchedule, client)),
+    clients,
+  );
   const agents = offers ? withSellerNegotiators(buyers, negotiators, llm) : buyers;
-  const tasks = buildShopTasks(design, pool);
+  const tasks = buildShopTasks({ ...design, ...(client ? { clients: true } : {}) }, pool);
   return planRun({
-    env: offers ? negotiatingShopEnvironment : shopEnvironment,
+    env: shopEnvironmentWith({ offers, client }),
     settings: {},
     tasks,
     agents,
     replicates: parseOption("replicates", positiveInt, o.replicates),
     design: {
       ...design,
+      ...(client ? { clients: true } : {}),
       ...(offers ? { sellerNegotiators: negotiators } : {}),
       pool: o.pool ? { file: path.basename(o.pool), hash: stableHash(pool) } : "default",
     },

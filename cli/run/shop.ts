@@ -1,5 +1,11 @@
 import type { Command } from "commander";
-import { DEFAULT_SHOP_AGENTS, HAGGLER_PRESETS, SHOP_PRESETS } from "../../agents/sim/shop/index.ts";
+import { CLIENT_PRESETS } from "../../agents/sim/client/index.ts";
+import {
+  DEFAULT_SHOP_AGENTS,
+  HAGGLER_PRESETS,
+  SHOP_PRESETS,
+  TALKER_PRESETS,
+} from "../../agents/sim/shop/index.ts";
 import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
 import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
@@ -15,6 +21,7 @@ export function shopAgentNames(): string[] {
   return [
     ...Object.keys(SHOP_PRESETS).map((k) => `sim:${k}`),
     "openai:<model>",
+    ...Object.keys(TALKER_PRESETS).map((k) => `sim:${k} (asks its client: with --client)`),
     ...Object.keys(HAGGLER_PRESETS).map((k) => `sim:${k} (with --negotiable)`),
     "og-narrator (with --negotiable)",
     "og-narrator:openai:<model> (with --negotiable)",
@@ -67,6 +74,24 @@ export function addShopOptions(cmd: Command): Command {
     .option(
       "--seller-negotiator <specs>",
       `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model> — every bargaining seller`,
+    )
+    .option(
+      "--client <specs>",
+      `comma-separated clients the shopper works for, each crossed with every agent: the client says what it wants only when asked (specs/client.md): ${Object.keys(
+        CLIENT_PRESETS,
+      )
+        .map((k) => `sim:${k}`)
+        .join(
+          ", ",
+        )}, openai:<model> (an LLM plays the persona of --client-persona). Without it the request is handed over whole`,
+    )
+    .option(
+      "--client-persona <name>",
+      "the persona an openai: client plays: complete, partial or terse (default terse)",
+    )
+    .option(
+      "--client-base-url <url>",
+      "where openai: clients are served (default: the run's --base-url, with its key and settings)",
     )
     .option(
       "--og-schedule <s>",

@@ -17,6 +17,11 @@ export interface EnvironmentDef<Task extends { taskId: string }, Outcome, Settin
   /** Roles played by agents, in the order agent specs are given for one trial. */
   roles: readonly string[];
   input(task: Task, settings: Settings): unknown;
+  /**
+   * What of a task seeds its episodes' random stream (default: the whole task): the shop leaves its
+   * client out, so a client's profile changes no other draw.
+   */
+  seedTask?(task: Task): unknown;
   isNonResponse(outcome: Outcome): boolean;
   /** The non-response with `note` added to its reason (why the answer could not be used). */
   noteNonResponse(outcome: Outcome, note: string): Outcome;

@@ -98,6 +98,12 @@ export interface AgentEntry {
   label: string;
   identity: unknown;
   players: Readonly<Record<string, Agent<unknown, unknown>>>;
+  /**
+   * What seeds the episode's random stream in place of `identity` (default: `identity` itself): a
+   * shopper working for a client seeds by the shopper alone, so every client it works for meets the
+   * same draws (common random numbers) and the complete client reproduces the run without one.
+   */
+  seedIdentity?: unknown;
 }
 
 /**

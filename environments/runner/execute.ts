@@ -352,7 +352,7 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
           plan.env.machine,
           plan.env.input(task, plan.settings),
           entry.players,
-          { rng: createRng(trialKey), signal, trialKey, replicate: c.replicate },
+          { rng: createRng(keys.seed(c)), signal, trialKey, replicate: c.replicate },
           observer,
         );
       } catch (err) {

@@ -77,10 +77,33 @@ export function coordinates(
 export class TrialKeys {
   private readonly taskHashes: (string | undefined)[];
   private readonly agentHashes: string[];
+  private readonly seedTaskHashes: (string | undefined)[];
+  private readonly seedAgentHashes: string[];
 
   constructor(private readonly plan: RunPlan) {
     this.taskHashes = new Array(plan.tasks.length);
     this.agentHashes = plan.agents.map((a) => stableHash(a.identity, 32));
+    this.seedTaskHashes = new Array(plan.tasks.length);
+    this.seedAgentHashes = plan.agents.map((a, i) =>
+      a.seedIdentity === undefined ? this.agentHashes[i]! : stableHash(a.seedIdentity, 32),
+    );
+  }
+
+  /**
+   * What seeds a trial's random stream: its key, unless the environment seeds by part of the task
+   * (`seedTask`) or the entry by part of its identity (`seedIdentity`) — then the key such a task
+   * and identity would have, so the same draws come where only the left-out part differs.
+   */
+  seed(c: TrialCoordinates): string {
+    const seedTask = this.plan.env.seedTask;
+    if (!seedTask && this.plan.agents[c.agentIndex]!.seedIdentity === undefined) return this.key(c);
+    let th = this.seedTaskHashes[c.taskIndex];
+    if (th === undefined) {
+      const task = this.plan.tasks[c.taskIndex];
+      th = stableHash(seedTask ? seedTask(task) : task, 32);
+      this.seedTaskHashes[c.taskIndex] = th;
+    }
+    return sha256Hex(`${th}|${this.seedAgentHashes[c.agentIndex]}|${c.replicate}`).slice(0, 24);
   }
 
   key(c: TrialCoordinates): string {

@@ -1,6 +1,11 @@
 import type { EnvironmentDef } from "../kernel/environment.ts";
 import { noteInNonResponse } from "../kernel/environment.ts";
-import { NegotiatingShopActionSchema, ShopActionSchema } from "./actions.ts";
+import {
+  NegotiatingShopActionSchema,
+  ShopActionSchema,
+  type ShopToolSet,
+  shopActionSchema,
+} from "./actions.ts";
 import { shopMachine } from "./machine.ts";
 import { shopTrialRecord } from "./record.ts";
 import { SHOP_SHOPPER, type ShopOutcome, type ShopTask } from "./types.ts";
@@ -19,6 +24,11 @@ export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings
   actionSchema: ShopActionSchema,
   roles: [SHOP_SHOPPER],
   input: (task) => ({ task }),
+  seedTask: (task) => {
+    if (!task.client) return task;
+    const { client: _, ...rest } = task;
+    return rest;
+  },
   surface: {
     outcomeText: (o) =>
       `The task is over: ${
@@ -30,7 +40,9 @@ export const shopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, ShopSettings
               ? "the step budget is spent, nothing was booked"
               : o.endReason === "invalid"
                 ? "too many invalid calls, nothing was booked"
-                : "the agent failed, nothing was booked"
+                : o.endReason === "client-ended"
+                  ? "the client ended the conversation, nothing was booked"
+                  : "the agent failed, nothing was booked"
       }.`,
     refused: (view) => (view as { invalidStreak: number }).invalidStreak > 0,
   },
@@ -48,3 +60,21 @@ export const negotiatingShopEnvironment: EnvironmentDef<ShopTask, ShopOutcome, S
   ...shopEnvironment,
   actionSchema: NegotiatingShopActionSchema,
 };
+
+const variants = new Map<string, EnvironmentDef<ShopTask, ShopOutcome, ShopSettings>>();
+
+/**
+ * The shop whose tools are `set`: the same machine, rules and records, with `offer` among the tools
+ * where listings take offers and `message_client` where tasks have a client (the client plays role
+ * `client` beside the shopper).
+ */
+export function shopEnvironmentWith(set: ShopToolSet): EnvironmentDef<ShopTask, ShopOutcome, ShopSettings> {
+  if (!set.client) return set.offers ? negotiatingShopEnvironment : shopEnvironment;
+  const key = `${set.offers}/${set.client}`;
+  let env = variants.get(key);
+  if (!env) {
+    env = { ...shopEnvironment, actionSchema: shopActionSchema(set) };
+    variants.set(key, env);
+  }
+  return env;
+}

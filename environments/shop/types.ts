@@ -6,7 +6,7 @@ import {
   type ConversationEntry,
   type PersonaName,
 } from "./client/types.ts";
-import { AMENITIES, type Amenity, HardConstraintsSchema } from "./constraints.ts";
+import { type Amenity, HardConstraintsSchema } from "./constraints.ts";
 
 export { AMENITIES, type Amenity, type HardConstraints, HardConstraintsSchema } from "./constraints.ts";
 

@@ -9,7 +9,7 @@
 
 import { REQUEST_CLOSING } from "../prompt.ts";
 import type { Amenity, HardConstraints } from "../types.ts";
-import { namesPlace } from "./topics.ts";
+import { placesNamed } from "./topics.ts";
 import { REQUIREMENT_TOPICS, type StatedRequest, type Topic } from "./types.ts";
 
 export interface TradeoffReading {
@@ -116,7 +116,7 @@ function readSegment(segment: string, places: readonly string[], out: ClientRead
     if (v !== undefined && !negated) out.stars = NUMBER_WORDS[v] ?? Number(v);
     else if (v === undefined && negated) out.stars = null;
   }
-  const named = places.filter((p) => namesPlace(s, p));
+  const named = placesNamed(s, places);
   if (named.length > 0 && !negated) out.areas = [...named].sort();
   else if (named.length === 0 && negated && AREA_WORDS.test(s)) out.areas = null;
   const must = MUST.test(s);

@@ -41,6 +41,28 @@ export function namesPlace(text: string, name: string): boolean {
   return new RegExp(`(?<![\\w])${escapeRegExp(name.toLowerCase())}(?![\\w])`).test(text.toLowerCase());
 }
 
+/**
+ * The places of `names` that `text` names, each a whole word (any case), the longest first where
+ * two overlap ("Downtown Brooklyn" is not also Downtown and Brooklyn); in the order of `names`.
+ */
+export function placesNamed(text: string, names: readonly string[]): string[] {
+  const t = text.toLowerCase();
+  const spans: { name: string; start: number; end: number }[] = [];
+  for (const name of names) {
+    const re = new RegExp(`(?<![\\w])${escapeRegExp(name.toLowerCase())}(?![\\w])`, "g");
+    for (const m of t.matchAll(re)) spans.push({ name, start: m.index, end: m.index + m[0].length });
+  }
+  spans.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const taken: { start: number; end: number }[] = [];
+  const found = new Set<string>();
+  for (const s of spans) {
+    if (taken.some((x) => s.start < x.end && x.start < s.end)) continue;
+    taken.push(s);
+    found.add(s.name);
+  }
+  return names.filter((n) => found.has(n));
+}
+
 /** The topics a message asks about, in TOPICS order; naming one of `places` asks about the area. */
 export function topicsAsked(text: string, places: readonly string[] = []): Topic[] {
   const t = text.toLowerCase();
