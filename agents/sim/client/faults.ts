@@ -41,6 +41,14 @@ export function faultDraw(view: ClientView): number {
   return Number.parseInt(h, 16) / 2 ** 32;
 }
 
+/** A sentence added to a reply's sentences (the first line), never to its line of wishes. */
+function withSentence(honest: string, sentence: string): string {
+  const lines = honest.split("\n");
+  if (lines[0]!.startsWith("Nice to have:")) return [sentence, ...lines].join("\n");
+  lines[0] = `${lines[0]} ${sentence}`;
+  return lines.join("\n");
+}
+
 /** What the faulty client does to its honest reply: the fault it plants (or null) and the reply it sends. */
 export function plantFault(
   view: ClientView,
@@ -74,14 +82,14 @@ export function plantFault(
         (t: RequirementTopic) => hidden.has(t) && !said.has(t) && !answered.includes(t),
       );
       if (!kept) return { kind: null, text: honest };
-      return { kind, text: `${honest} ${topicAnswer(kept, c, view.utility)}` };
+      return { kind, text: withSentence(honest, topicAnswer(kept, c, view.utility)) };
     }
     case "invents":
-      return { kind, text: `${honest} ${INVENTED}` };
+      return { kind, text: withSentence(honest, INVENTED) };
     case "as-assistant":
-      return { kind, text: `${honest} ${AS_ASSISTANT}` };
+      return { kind, text: withSentence(honest, AS_ASSISTANT) };
     case "ends-early":
-      return { kind, text: `${honest} ${ENDS_EARLY}` };
+      return { kind, text: withSentence(honest, ENDS_EARLY) };
     default:
       return { kind: null, text: honest };
   }

@@ -48,7 +48,7 @@ const PRICE_WORDS =
 const STAR_WORDS = /\bstars?\b|\bstar[- ]rated\b/;
 const AREA_WORDS = /\b(?:areas?|neighbou?rhoods?|locations?|where|district|borough|anywhere)\b/;
 const NEGATION =
-  /\b(?:no preference|don'?t mind|do not mind|doesn'?t matter|does not matter|not important|not a must|don'?t need|do not need|not needed|not required|not necessary|any number of stars|anywhere|either way|whatever|any area|any price)\b/;
+  /\b(?:no preference|(?:is|are)n'?t (?:needed|necessary|required|important|a must)|is not (?:needed|necessary|required|important|a must)|don'?t mind|do not mind|doesn'?t matter|does not matter|not important|not a must|don'?t need|do not need|not needed|not required|not necessary|any number of stars|anywhere|either way|whatever|any area|any price)\b/;
 const MUST =
   /\b(?:must|need|needs|required|require|requires|essential|has to|have to|non-negotiable|necessary|mandatory)\b/;
 const NUMBER_WORDS: Readonly<Record<string, number>> = { one: 1, two: 2, three: 3, four: 4, five: 5 };
@@ -85,7 +85,7 @@ function readTradeoff(s: string, places: readonly string[], out: ClientReading):
   if (stars !== null) t.stars = stars;
   if (fc !== null) t.amenities.free_cancellation = fc;
   if (bf !== null) t.amenities.breakfast = bf;
-  for (const p of places) {
+  for (const p of placesNamed(s, places)) {
     const w = after(s, new RegExp(`(?<![\\w])${escapeRegExp(p.toLowerCase())}(?![\\w])`));
     if (w !== null) t.areas[p] = w;
   }

@@ -73,9 +73,10 @@ function tradeoffText(u: ClientUtility, c: HardConstraints): string {
     if (w > 0 && !c.amenities.includes(a))
       out.push(`${capitalize(AMENITY_LABEL[a])} is worth ${formatUsd(w)} a night to me.`);
   }
-  const areas = Object.entries(u.areas).filter(([, w]) => w > 0);
-  if (Object.keys(u.areas).length > 1)
-    for (const [area, w] of areas) out.push(`Being in ${area} is worth ${formatUsd(w)} a night to me.`);
+  // Every area worth something, even the one acceptable area: the sentence is true, and it lets the
+  // weights be read back whole (serve-sim's client reads them off the LLM client's prompt).
+  for (const [area, w] of Object.entries(u.areas))
+    if (w > 0) out.push(`Being in ${area} is worth ${formatUsd(w)} a night to me.`);
   return out.join(" ");
 }
 
