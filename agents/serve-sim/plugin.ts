@@ -18,7 +18,12 @@ export type SimReply =
    * Several tool calls in one message (parallel tool calls), in order, when the request lets every
    * one be called; else `text` (the environment's text form of the same calls).
    */
-  | { kind: "calls"; calls: { tool: string; args: Record<string, unknown> }[]; text: string };
+  | { kind: "calls"; calls: { tool: string; args: Record<string, unknown> }[]; text: string }
+  /**
+   * A message to the person the agent works for (the shop's client): in tools mode a reply without
+   * any tool call (τ²-bench's convention), in text mode `line`, the text grammar's form of it.
+   */
+  | { kind: "message"; text: string; line: string };
 
 export interface SimPlugin {
   /** Model name (e.g. `sim-bargain-conceder`) → the simulated agent that answers as it. */

@@ -9,17 +9,29 @@
 import { firstSentence, oneLineText } from "../../datasets/descriptions/text.ts";
 import { CHAINS } from "../../datasets/hotels/schema.ts";
 import type { Message, Observation } from "../kernel/types.ts";
-import { SearchActionSchema } from "./actions.ts";
+import { MESSAGE_CLIENT, SearchActionSchema } from "./actions.ts";
+import { nothingStated, readClientText, topicsStated, withReading } from "./client/reader.ts";
+import { topicsAsked } from "./client/topics.ts";
+import type { ClientSide, ConversationEntry } from "./client/types.ts";
+import { JUST_BOOK } from "./client/wording.ts";
 import { parseActionLines } from "./grammar.ts";
 import {
   AMENITY_LABEL,
+  CLIENT_TOOL_LINE,
   OFFER_TOOL_LINE,
   REQUEST_CLOSING,
   REQUEST_OPENING,
   SHOP_SYSTEM_INTRO,
   shopSystemPrompt,
 } from "./prompt.ts";
-import { ENDORSEMENT_TAG, NEGOTIABLE_TAG, offerText, SNIPPET_INDENT, SPONSORED_TAG } from "./results.ts";
+import {
+  CLIENT_PREFIX,
+  ENDORSEMENT_TAG,
+  NEGOTIABLE_TAG,
+  offerText,
+  SNIPPET_INDENT,
+  SPONSORED_TAG,
+} from "./results.ts";
 import { searchQuery } from "./search.ts";
 import type {
   Amenity,
@@ -50,7 +62,7 @@ function money(text: string): number {
   return Number(text.slice(1).replaceAll(",", ""));
 }
 
-function readRules(system: string): { rules: ShopRules; areas: string[] } | null {
+function readRules(system: string): { rules: ShopRules; areas: string[]; client: boolean } | null {
   if (!system.startsWith(`${SHOP_SYSTEM_INTRO}\n`)) return null;
   const page = /one page of (\d+) result cards?/.exec(system);
   const steps = /You have at most (\d+) tool calls?;/.exec(system);
@@ -63,10 +75,14 @@ function readRules(system: string): { rules: ShopRules; areas: string[] } | null
     maxInvalid: Number(invalid[1]),
   };
   if (system.includes(`\n${OFFER_TOOL_LINE}\n`)) rules.offers = true;
-  const read = { rules, areas: (areas[1] as string).split(", ") };
+  const read = {
+    rules,
+    areas: (areas[1] as string).split(", "),
+    client: system.includes(`\n${CLIENT_TOOL_LINE}\n`),
+  };
   // Whole-prompt check: a prompt that differs anywhere (a tool line of another design, an edited
   // rule) is not one this shop wrote, and its rules would be guessed.
-  return shopSystemPrompt(read.rules, read.areas) === system ? read : null;
+  return shopSystemPrompt(read.rules, read.areas, read.client) === system ? read : null;
 }
 
 function splitOr(text: string): string[] {
@@ -328,6 +344,10 @@ function readResult(
   else if (body.startsWith("Found ") && call.tool === "search") result = readSearch(lines, call, rules);
   else if (body.startsWith("Listing ") && call.tool === "view") result = readListing(lines);
   else if (body.startsWith("Offer to listing ") && call.tool === "offer") result = readOffer(body);
+  else if (body.startsWith(CLIENT_PREFIX) && call.tool === MESSAGE_CLIENT) {
+    const said = body.slice(CLIENT_PREFIX.length);
+    result = { kind: "client", text: said, ...(said === JUST_BOOK ? { machine: true } : {}) };
+  }
   return result ? { result, step: Number(foot[1]) } : null;
 }
 
@@ -347,8 +367,28 @@ function isTextModeAnswer(results: readonly Message[]): boolean {
   return results.length === 1 && BLOCK.test((results[0] as Message).content);
 }
 
+/** With a client: a message to it (a reply without any call), answered by one message, its reply. */
+function readClientMessage(echo: string, results: readonly Message[], rules: ShopRules): ShopTurn | null {
+  if (results.length !== 1 || !(results[0] as Message).content.startsWith(CLIENT_PREFIX)) return null;
+  if (parseActionLines(echo).length > 0) return null;
+  const call: ShopCall = { tool: MESSAGE_CLIENT, args: { text: echo } };
+  const read = readResult((results[0] as Message).content, call, rules);
+  return read
+    ? { mode: "message", text: echo, calls: [{ call, result: read.result, step: read.step }] }
+    : null;
+}
+
 /** One agent message and the results that answered it. */
-function readTurn(echo: string, results: readonly Message[], rules: ShopRules): ShopTurn | null {
+function readTurn(
+  echo: string,
+  results: readonly Message[],
+  rules: ShopRules,
+  client: boolean,
+): ShopTurn | null {
+  if (client) {
+    const message = readClientMessage(echo, results, rules);
+    if (message) return message;
+  }
   if (isTextModeAnswer(results)) {
     const calls = parseActionLines(echo);
     const blocks = (results[0] as Message).content.split(/\n\n(?=Result of call \d+ \()/);
@@ -384,7 +424,14 @@ export function observeShop(messages: Message[]): Observation<ShopView> | null {
   const first = messages[1];
   if (system?.role !== "system" || first?.role !== "user") return null;
   const head = readRules(system.content);
-  const request = head ? readRequest(first.content) : null;
+  const opening = head?.client
+    ? withReading(nothingStated(), readClientText(first.content, head.areas))
+    : null;
+  const request = !head
+    ? null
+    : opening
+      ? { text: first.content, constraints: opening.constraints, wishes: opening.wishes }
+      : readRequest(first.content);
   if (!head || !request) return null;
   const turns: ShopTurn[] = [];
   let i = 2;
@@ -393,7 +440,7 @@ export function observeShop(messages: Message[]): Observation<ShopView> | null {
     if (echo.role !== "assistant") return null;
     let j = i + 1;
     while (j < messages.length && (messages[j] as Message).role === "user") j++;
-    const turn = readTurn(echo.content, messages.slice(i + 1, j), head.rules);
+    const turn = readTurn(echo.content, messages.slice(i + 1, j), head.rules, head.client);
     if (!turn || turn.calls.length === 0) return null;
     turns.push(turn);
     i = j;
@@ -405,8 +452,48 @@ export function observeShop(messages: Message[]): Observation<ShopView> | null {
       steps = c.step;
       invalidStreak = c.result.kind === "error" ? invalidStreak + 1 : 0;
     }
+  const client = head.client ? clientRead(first.content, turns, head.areas) : null;
   return {
     messages,
-    view: { request, rules: head.rules, areas: head.areas, turns, steps, invalidStreak },
+    view: {
+      request: client
+        ? { text: first.content, constraints: client.stated.constraints, wishes: client.stated.wishes }
+        : request,
+      rules: head.rules,
+      areas: head.areas,
+      turns,
+      steps,
+      invalidStreak,
+      ...(client ? { client } : {}),
+    },
   };
+}
+
+/**
+ * The client side of a conversation read back: the opening, then each message to the client and
+ * its reply, read as the machine reads them (an area named by the catalog's areas; the machine also
+ * knows its neighborhoods, which a conversation does not list).
+ */
+function clientRead(opening: string, turns: readonly ShopTurn[], areas: readonly string[]): ClientSide {
+  let reading = readClientText(opening, areas);
+  let stated = withReading(nothingStated(), reading);
+  const conversation: ConversationEntry[] = [
+    { step: 0, from: "client", text: opening, topics: topicsStated(reading) },
+  ];
+  let patienceOut = false;
+  for (const t of turns)
+    for (const c of t.calls) {
+      if (c.call.tool !== MESSAGE_CLIENT || c.result.kind !== "client") continue;
+      const asked = String((c.call.args as { text?: unknown } | undefined)?.text ?? "");
+      conversation.push({ step: c.step, from: "agent", text: asked, topics: topicsAsked(asked, areas) });
+      if (c.result.machine) {
+        patienceOut = true;
+        conversation.push({ step: c.step, from: "client", text: c.result.text, topics: [], machine: true });
+        continue;
+      }
+      reading = readClientText(c.result.text, areas);
+      stated = withReading(stated, reading);
+      conversation.push({ step: c.step, from: "client", text: c.result.text, topics: topicsStated(reading) });
+    }
+  return { persona: null, conversation, stated, patienceOut };
 }

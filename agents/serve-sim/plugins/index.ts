@@ -1,6 +1,7 @@
 import type { SimPlugin } from "../plugin.ts";
 import { bargainSimPlugin } from "./bargain.ts";
 import { choiceSimPlugin } from "./choice.ts";
+import { clientSimPlugin } from "./client.ts";
 import { cueSimPlugin } from "./cue.ts";
 import { elicitSimPlugin } from "./elicit.ts";
 import { marketSimPlugin } from "./market.ts";
@@ -16,11 +17,13 @@ export const SIM_PLUGINS: readonly SimPlugin[] = [
   elicitSimPlugin,
   cueSimPlugin,
   shopSimPlugin,
+  clientSimPlugin,
   marketSimPlugin,
 ];
 
 export { BARGAIN_MODEL_PREFIX, bargainSimPlugin } from "./bargain.ts";
 export { choiceSimPlugin, MODEL_PREFIX, NO_CARDS_REPLY } from "./choice.ts";
+export { CLIENT_MODEL_PREFIX, clientSimPlugin, NO_CLIENT_REPLY } from "./client.ts";
 export { CUE_MODEL_PREFIX, cueSimPlugin } from "./cue.ts";
 export { ELICIT_MODEL_PREFIX, elicitSimPlugin } from "./elicit.ts";
 export { MARKET_MODEL_PREFIX, marketSimPlugin, NO_MARKET_REPLY } from "./market.ts";

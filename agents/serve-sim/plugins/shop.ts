@@ -7,10 +7,10 @@
  * grammar's `Action:` lines.
  */
 import type { Observation } from "../../../environments/kernel/types.ts";
-import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
+import { MESSAGE_CLIENT, TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
 import { actionLine } from "../../../environments/shop/grammar.ts";
 import { observeShop } from "../../../environments/shop/observe.ts";
-import { HAGGLER_PRESETS, SHOP_PRESETS } from "../../sim/shop/presets.ts";
+import { HAGGLER_PRESETS, SHOP_PRESETS, TALKER_PRESETS } from "../../sim/shop/presets.ts";
 import { asArgs, lazyModels, type SimPlugin, type SimReply } from "../plugin.ts";
 
 export const SHOP_MODEL_PREFIX = "sim-shop-";
@@ -21,10 +21,11 @@ export const NO_SHOP_REPLY =
 
 export const shopSimPlugin: SimPlugin = {
   models: lazyModels(
-    [...Object.entries(SHOP_PRESETS), ...Object.entries(HAGGLER_PRESETS)].map(([name, preset]) => [
-      SHOP_MODEL_PREFIX + name,
-      () => preset.make(`sim:${name}`) as never,
-    ]),
+    [
+      ...Object.entries(SHOP_PRESETS),
+      ...Object.entries(HAGGLER_PRESETS),
+      ...Object.entries(TALKER_PRESETS),
+    ].map(([name, preset]) => [SHOP_MODEL_PREFIX + name, () => preset.make(`sim:${name}`) as never]),
   ),
   observe: (messages) => observeShop(messages),
   reply(action: unknown, _observation: Observation<unknown>): SimReply {
@@ -39,6 +40,10 @@ export const shopSimPlugin: SimPlugin = {
     }
     const { type, ...args } = a;
     const tool = String(type ?? "");
+    if (tool === MESSAGE_CLIENT) {
+      const text = String(args.text ?? "");
+      return { kind: "message", text, line: actionLine(tool, { text }) };
+    }
     return { kind: "action", tool, args, text: actionLine(tool, args) };
   },
   unrecognized: NO_SHOP_REPLY,

@@ -1,10 +1,10 @@
 /**
  * The faulty client (`sim:faulty`, `sim-client-faulty` behind serve-sim): the terse persona that
  * commits each kind of client fault in a set share of its replies, so the client auditor has
- * planted faults to find. Per reply, a number u in [0, 1) is drawn from a hash of the profile, the
- * conversation so far and the message (the same in process and behind serve-sim, where a reply is
- * all a request carries); u in [0.1·k, 0.1·(k + 1)) plants fault k of PLANTED, when it applies to
- * this reply, and at most one per reply:
+ * planted faults to find. Per reply, a number u in [0, 1) is drawn from a hash of the requirements,
+ * the conversation so far and the message (the same in process and behind serve-sim, which reads
+ * the requirements back whole but not the utility's base); u in [0.1·k, 0.1·(k + 1)) plants fault
+ * k of PLANTED, when it applies to this reply, and at most one per reply:
  * - contradicts: the price cap it states is $40 above the profile's (or the star minimum one off),
  *   when the reply states either;
  * - reveals: it adds a requirement nobody asked about, that it had not said and does not volunteer;
@@ -35,9 +35,10 @@ export const INVENTED = "I also need a pool.";
 export const AS_ASSISTANT = "Let me search for a room for you.";
 export const ENDS_EARLY = "Never mind, I'll book it myself.";
 
-/** u for this reply: a hash of the profile, the conversation and the message, on [0, 1). */
+/** u for this reply: a hash of the requirements, the conversation and the message, on [0, 1). */
 export function faultDraw(view: ClientView): number {
-  const h = stableHash({ u: view.utility, n: view.conversation.length, m: view.message }, 8);
+  // Only what serve-sim's client reads back whole off the LLM client's prompt (not the utility's base).
+  const h = stableHash({ c: view.requirements, n: view.conversation.length, m: view.message }, 8);
   return Number.parseInt(h, 16) / 2 ** 32;
 }
 

@@ -151,7 +151,7 @@ export function clientAnswers(
 /** The shopper's view of its client. */
 export function clientSide(client: ClientState): ClientSide {
   return {
-    persona: client.persona?.name ?? "terse",
+    persona: client.persona?.name ?? null,
     conversation: client.conversation,
     stated: client.stated,
     patienceOut: client.patienceOut,

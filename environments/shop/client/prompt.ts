@@ -10,8 +10,14 @@ import type { HardConstraints } from "../types.ts";
 import type { ClientUtility, ClientView, PersonaName, RequirementTopic } from "./types.ts";
 import { noPreference, topicAnswer, wishesLine } from "./wording.ts";
 
+export const CLIENT_INTRO =
+  "You are playing the client: a person who has asked a shopping assistant to book them a hotel room in New York for one night. Stay in character. You are the client, never the assistant: do not search for, suggest or book listings yourself, and do not end the conversation.";
+export const TRADEOFF_INTRO = "If asked about trade-offs or what quality is worth to you: ";
+export const AREAS_INTRO = "The areas of New York the assistant can search: ";
+export const WISHES_NOTE = " (These are not requirements.)";
+
 /** What an open question draws out, as the prompt says it. */
-const VOLUNTEERS: Readonly<Record<PersonaName, string>> = {
+export const VOLUNTEERS: Readonly<Record<PersonaName, string>> = {
   complete: "what quality is worth to you (the trade-offs below)",
   partial: "your minimum star rating (or that you have no preference on stars)",
   terse: "your price limit, and what would be nice to have",
@@ -28,14 +34,14 @@ function noPreferences(c: HardConstraints): string[] {
 
 /** The LLM client's system message: its profile, its persona and its opening. */
 export function clientSystemPrompt(
-  view: Pick<ClientView, "requirements" | "utility" | "wishes">,
+  view: Pick<ClientView, "requirements" | "utility" | "wishes" | "areas">,
   persona: PersonaName,
   opening: string | null,
 ): string {
   const reqs = requirementLines(view.requirements);
   const u: ClientUtility = view.utility;
   return [
-    "You are playing the client: a person who has asked a shopping assistant to book them a hotel room in New York for one night. Stay in character. You are the client, never the assistant: do not search for, suggest or book listings yourself, and do not end the conversation.",
+    CLIENT_INTRO,
     ...(opening === null ? [] : ["Your first message to the assistant was:", '"""', opening, '"""']),
     "Answer each message from the assistant in one or two short sentences, truthfully, from your profile below. Say only what the message asks about: asked about a topic, give your requirement on it, or say you have no preference when you have none.",
     `When asked an open question (such as "what matters to you?"), mention only ${VOLUNTEERS[persona]}. Never volunteer anything else you have not been asked, and never add requirements that are not in your profile.`,
@@ -44,8 +50,9 @@ export function clientSystemPrompt(
       : "You have no requirements.",
     ...reqs,
     ...noPreferences(view.requirements),
-    `If asked about trade-offs or what quality is worth to you: ${topicAnswer("tradeoff", view.requirements, u)}`,
-    ...(view.wishes.length > 0 ? [`${wishesLine(view.wishes)} (These are not requirements.)`] : []),
+    `${TRADEOFF_INTRO}${topicAnswer("tradeoff", view.requirements, u)}`,
+    ...(view.wishes.length > 0 ? [`${wishesLine(view.wishes)}${WISHES_NOTE}`] : []),
+    `${AREAS_INTRO}${view.areas.join(", ")}.`,
   ].join("\n");
 }
 

@@ -132,7 +132,8 @@ export interface StatedRequest {
 
 /** The shopper's view of its client (ShopView.client): the conversation and what it has said. */
 export interface ClientSide {
-  persona: PersonaName;
+  /** Null where the view was read back from a conversation (serve-sim), which does not say it. */
+  persona: PersonaName | null;
   conversation: ConversationEntry[];
   stated: StatedRequest;
   /** The client has asked to just book: it answers nothing new, and a further message ends the episode. */
