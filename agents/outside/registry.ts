@@ -9,7 +9,12 @@
 import { UserError } from "../../environments/kernel/errors.ts";
 import { surfaceOf } from "../../environments/kernel/surface.ts";
 import type { Agent } from "../../environments/kernel/types.ts";
-import { SHOP_WITH_OFFERS, surfaceEnvironment } from "../../environments/registry.ts";
+import {
+  SHOP_WITH_CLIENT,
+  SHOP_WITH_OFFERS,
+  SHOP_WITH_OFFERS_AND_CLIENT,
+  surfaceEnvironment,
+} from "../../environments/registry.ts";
 import { execPlayer } from "./exec.ts";
 import { modulePlayer } from "./module.ts";
 import type { OutsideOptions, OutsideResolver } from "./types.ts";
@@ -53,7 +58,7 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
         if (!options.serve)
           throw new UserError(
             `agent "${spec}": mcp: agents connect to bazaar serve`,
-            `run: npx bazaar serve ${envName === SHOP_WITH_OFFERS ? "shop --negotiable <share>" : envName} --agent-name ${parsed.rest}`,
+            `run: npx bazaar serve ${serveCommand(envName)} --agent-name ${parsed.rest}`,
           );
         return {
           label: spec,
@@ -70,6 +75,14 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
         return modulePlayer(spec, parsed.rest, surface, options);
     }
   };
+}
+
+/** The `serve` subcommand (with the options that make its tools) of a surface. */
+function serveCommand(envName: string): string {
+  if (envName === SHOP_WITH_OFFERS) return "shop --negotiable <share>";
+  if (envName === SHOP_WITH_CLIENT) return "shop --client <specs>";
+  if (envName === SHOP_WITH_OFFERS_AND_CLIENT) return "shop --negotiable <share> --client <specs>";
+  return envName;
 }
 
 function exampleOf(kind: string): string {

@@ -6,7 +6,7 @@
  */
 import { SessionHub } from "../../agents/outside/sessions.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { environmentNamed, SHOP_WITH_OFFERS, surfaceEnvironment } from "../../environments/registry.ts";
+import { environmentNamed, shopSurfaceName, surfaceEnvironment } from "../../environments/registry.ts";
 import { parseOption } from "../options.ts";
 import type { Output } from "../output.ts";
 import type { EnvironmentCli } from "../run/index.ts";
@@ -65,9 +65,14 @@ export async function serveEnvironment(envCli: EnvironmentCli, o: ServeOptions, 
   const version = (await import("../version.ts")).VERSION;
   const { episodeServer, serveInstructions } = await import("../../agents/outside/mcp.ts");
   const { surfaceOf } = await import("../../environments/kernel/surface.ts");
-  // A shop whose listings take offers gives the outside shopper the offer tool too.
+  // A shop whose listings take offers gives the outside shopper the offer tool too; one with a
+  // client, message_client.
   const offers = envCli.name === "shop" && o.negotiable !== undefined && Number(o.negotiable) > 0;
-  const surface = surfaceOf(surfaceEnvironment(offers ? SHOP_WITH_OFFERS : envCli.name), slot.role);
+  const client = envCli.name === "shop" && o.client !== undefined;
+  const surface = surfaceOf(
+    surfaceEnvironment(envCli.name === "shop" ? shopSurfaceName({ offers, client }) : envCli.name),
+    slot.role,
+  );
   const newSession = () => {
     const s = hub.session();
     return {

@@ -23,9 +23,17 @@ describe("bazaar serve: the same policy through MCP stores the same outcomes as 
       design: ["--limit", "8"],
       fields: ["endReason", "booked", "success"],
     },
+    {
+      // message_client among the served tools: the asking shopper's questions reach the client.
+      env: "shop",
+      role: "shopper",
+      spec: "sim:asks-first",
+      design: ["--limit", "6", "--client", "sim:terse"],
+      fields: ["endReason", "booked", "success", "regret", "conversation", "burden"],
+    },
   ];
   for (const c of cases)
-    it(`${c.env} (${c.role}: ${c.spec})`, async () => {
+    it(`${c.env} (${c.role}: ${c.spec}${c.design.includes("--client") ? ", for a client" : ""})`, async () => {
       const r = await playBothWays(c);
       expect(r.client.stderr).toBe("");
       expect(r.result.code, r.result.stderr).toBe(0);
