@@ -19,8 +19,8 @@ import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
 import type { AgentEntry } from "../environments/kernel/types.ts";
 import { executeRun } from "../environments/runner/execute.ts";
 import { planRun } from "../environments/runner/plan.ts";
-import { buildShopTasks, shopEnvironment } from "../environments/shop/index.ts";
 import { shopEnvironmentWith } from "../environments/shop/environment.ts";
+import { buildShopTasks, shopEnvironment } from "../environments/shop/index.ts";
 import { Store } from "../environments/store/index.ts";
 
 const args = process.argv.slice(2);
@@ -43,10 +43,10 @@ function entry(p: Path): AgentEntry {
   return {
     label: p === "plain" ? `sim:${name}` : `sim:${name} for sim:terse`,
     identity: { p },
-    players: {
-      shopper: shopper.make(`sim:${name}`) as never,
-      ...(p === "plain" ? {} : { client: simClient("terse") as never }),
-    },
+    players:
+      p === "plain"
+        ? { shopper: shopper.make(`sim:${name}`) as never }
+        : { shopper: shopper.make(`sim:${name}`) as never, client: simClient("terse") as never },
   };
 }
 
