@@ -10,6 +10,7 @@ import {
   type Amenity,
   DESCRIPTION_ARMS,
   type DescriptionArm,
+  END_REASONS,
 } from "../../environments/shop/types.ts";
 
 const Treatments = z.object({
@@ -88,7 +89,9 @@ const ShopRecordSchema = z.looseObject({
       admissible: z.boolean(),
     })
     .nullable(),
-  endReason: z.enum(["booked", "gave-up", "out-of-steps", "invalid", "agent-error"]),
+  // Every end reason the shop has (`client-ended` came with clients): a reason this list lacked
+  // would refuse a whole run.
+  endReason: z.enum(END_REASONS),
   success: z.boolean(),
   constraints: z.record(z.string(), z.boolean()).nullable(),
   admissibleCount: z.number(),

@@ -89,5 +89,10 @@ export function addShopAnalyzeOptions(cmd: Command): Command {
     "--reference-price <dollars>",
     `shop: nightly price the dollar equivalents are at (default ${DEFAULT_REFERENCE_PRICE})`,
   );
+  addOrShareOption(
+    cmd,
+    "--client-faults <mode>",
+    "shop with clients: episodes whose client's reply broke a rule against its profile: include, exclude (the default) or only",
+  );
   return cmd;
 }

@@ -6,6 +6,12 @@ import { dollars, percent } from "../../analysis/report/format.ts";
 import { markdownDocument, markdownTable, renderSvg } from "../../analysis/report/index.ts";
 import { armPeCell, followCell } from "../../analysis/shop/arms-tables.ts";
 import {
+  type ClientAnalysis,
+  clientTables,
+  leftOutNote,
+  regretMessagesChart,
+} from "../../analysis/shop/client/index.ts";
+import {
   analyzeShop,
   type ShopAnalysis,
   shareCell,
@@ -22,6 +28,7 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { nonNegativeInt, parseOption } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { DEFAULT_SHOP_DRAWS } from "./options.ts";
+import { clientHeadline, clientSide } from "./shop-client.ts";
 import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 const positiveDollars = z.coerce.number({ error: "expected a number" }).positive("expected a price above 0");
@@ -29,9 +36,10 @@ const positiveDollars = z.coerce.number({ error: "expected a number" }).positive
 /**
  * Per agent: task success with its interval, pass^k at the most trials every task has, correct
  * give-ups, the share of bookings that broke a constraint, calls per episode, and the dollar
- * equivalents of rank 1 and of the sponsored tag — what `bazaar run shop` ends with.
+ * equivalents of rank 1 and of the sponsored tag — what `bazaar run shop` ends with; with clients,
+ * what working for them cost them (`clientHeadline`).
  */
-export function shopHeadline(a: ShopAnalysis): Headline {
+export function shopHeadline(a: ShopAnalysis, clients: ClientAnalysis | null = null): Headline {
   const agents = a.agents.map((g) => {
     const top = g.passK.at(-1) ?? null;
     const pe = (name: string) => {
@@ -83,11 +91,18 @@ export function shopHeadline(a: ShopAnalysis): Headline {
   ];
   const descriptions = descriptionHeadline(a);
   const negotiation = negotiationHeadline(a);
+  const client = clients ? clientHeadline(clients) : null;
   return {
-    lines: [...lines, ...(descriptions?.lines ?? []), ...(negotiation?.lines ?? [])],
+    lines: [
+      ...lines,
+      ...(client?.lines ?? []),
+      ...(descriptions?.lines ?? []),
+      ...(negotiation?.lines ?? []),
+    ],
     json: {
       referencePrice: a.referencePrice,
       agents,
+      ...(client ? { clients: client.json } : {}),
       ...(descriptions ? { descriptions: descriptions.json } : {}),
       ...(negotiation ? { negotiation: negotiation.json } : {}),
     },
@@ -243,27 +258,50 @@ export const shopAnalyzer: EnvironmentAnalyzer = {
         ? DEFAULT_REFERENCE_PRICE
         : parseOption("reference-price", positiveDollars, o.referencePrice);
     const seed = typeof o.bootstrapSeed === "string" ? o.bootstrapSeed : "bazaar-shop";
-    const episodes = shopEpisodesFromRecords(input.records());
-    if (episodes.length === 0)
+    const stored = shopEpisodesFromRecords(input.records());
+    if (stored.length === 0)
       throw new UserError(`run ${input.run.id} has no stored episodes yet`, "run it first");
-    const analysis = analyzeShop(episodes, {
+    // With clients, `--client-faults` decides which episodes every estimate reads, the shop's too.
+    const side = clientSide(input.run.id, stored, { clientFaults: o.clientFaults, draws, seed });
+    const clients = side.analysis;
+    const analysis = analyzeShop(side.episodes, {
       draws,
       seed,
       referencePrice,
       sellers: sellerSpecs(input.run.config),
     });
-    const tables = shopTables(analysis);
-    const intro = `run ${input.run.id}: ${analysis.episodes} episodes, agents ${analysis.agents.map((a) => a.agent).join(", ")}`;
+    const left = clients ? leftOutNote(clients) : null;
+    const shopNote = clients && clients.leftOut > 0 ? left : null;
+    const tables = [
+      ...shopTables(analysis).map((t) =>
+        shopNote ? { ...t, note: t.note ? `${t.note} ${shopNote}` : shopNote } : t,
+      ),
+      ...(clients ? clientTables(clients) : []),
+    ];
+    const intro = `run ${input.run.id}: ${stored.length} episodes, agents ${analysis.agents.map((a) => a.agent).join(", ")}${shopNote ? `\n${shopNote}` : ""}`;
     const text = [
       intro,
       ...tables.map((t) => `\n${t.title}\n${renderTable(t.header, t.rows)}${t.note ? `\n${t.note}` : ""}`),
     ].join("\n");
+    const regret = clients ? regretMessagesChart(clients) : null;
+    const specs = [
+      ...shopFigures(analysis),
+      ...(regret
+        ? [
+            {
+              file: "shop-client-regret.svg",
+              title: "Regret against messages to the client, per shopper and client",
+              spec: regret,
+            },
+          ]
+        : []),
+    ];
     const figures = o.report
-      ? await Promise.all(shopFigures(analysis).map(async (f) => ({ ...f, svg: await renderSvg(f.spec) })))
+      ? await Promise.all(specs.map(async (f) => ({ ...f, svg: await renderSvg(f.spec) })))
       : [];
     return {
-      headline: shopHeadline(analysis),
-      json: { run: input.run.id, env: "shop", ...analysis },
+      headline: shopHeadline(analysis, clients),
+      json: { run: input.run.id, env: "shop", ...analysis, ...(clients ? { clients } : {}) },
       text,
       writeReport(dir: string): string[] {
         const sections = [
