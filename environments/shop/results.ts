@@ -165,6 +165,8 @@ export function resultText(r: ToolResult, pageSize: number): string {
       return "Ended without a booking.";
     case "client":
       return `${CLIENT_PREFIX}${r.text}`;
+    case "client-left":
+      return "The client ended the conversation.";
     case "episode-over":
       return "Error: the task is over; this call was not run.";
   }

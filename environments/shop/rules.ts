@@ -371,6 +371,8 @@ export function summarize(result: ToolResult, index: TaskIndex): string {
       return `gave up: ${result.reason}`;
     case "client":
       return `${result.machine ? "the client's patience ran out: " : "client: "}${clip(result.text, 80)}`;
+    case "client-left":
+      return "the client ended the conversation";
     case "episode-over":
       return "not run: the episode was over";
   }
@@ -507,64 +509,37 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
     steps++;
     shownIds ??= new Set(shown.map((s) => s.id));
     let ran = runCall(call, task, index, shownIds, steps, negotiations);
+    // An offer's seller, or the client, answers before anything else runs: the turn goes to it, and
+    // this message resumes after its answer (`applySellerAnswer`, `applyClientAnswer`), which also
+    // records the call.
+    const pause = (awaiting: AwaitedOffer | null): EpisodeState => ({
+      ...state,
+      shown,
+      viewed,
+      steps,
+      invalidStreak: 0,
+      invalidCalls,
+      trajectory,
+      negotiations,
+      client,
+      end: null,
+      open: { ...open, next: i + 1, executed, awaiting },
+    });
     if (ran.askClient !== undefined && client) {
       const asked = clientAsked(client, steps, ran.askClient, [...index.places]);
       client = asked.client;
-      if (asked.kind === "ask") {
-        // The client answers before anything else runs, as a seller does an offer.
-        return {
-          ...state,
-          shown,
-          viewed,
-          steps,
-          invalidStreak: 0,
-          invalidCalls,
-          trajectory,
-          negotiations,
-          client,
-          end: null,
-          open: { ...open, next: i + 1, executed, awaiting: null },
-        };
-      }
-      if (asked.kind === "ended") {
-        end = { reason: "client-ended", bookedId: null, giveUpReason: null, nonResponse: null };
-        ran = { result: { kind: "episode-over" }, ok: true };
-        trajectory.push({
-          step: steps,
-          turn: turnNumber,
-          tool: call.tool,
-          args: call.args,
-          ok: true,
-          summary: "the client ended the conversation",
-        });
-        executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
-        invalidStreak = 0;
-        continue;
-      }
-      ran = { result: { kind: "client", text: asked.text, machine: true }, ok: true };
+      if (asked.kind === "ask") return pause(null);
+      ran = {
+        result: asked.kind === "ended" ? { kind: "client-left" } : { kind: "client", text: asked.text, machine: true },
+        ok: true,
+      };
     }
     if (ran.newlyShown && ran.newlyShown.length > 0) {
       shown = [...shown, ...ran.newlyShown];
       for (const s of ran.newlyShown) shownIds.add(s.id);
     }
     if (ran.viewed !== undefined) viewed = [...viewed, ran.viewed];
-    if (ran.awaiting) {
-      // The seller answers before anything else runs: the turn goes to it, and this message
-      // resumes after its answer (`applySellerAnswer`), which also records the call.
-      return {
-        ...state,
-        shown,
-        viewed,
-        steps,
-        invalidStreak: 0,
-        invalidCalls,
-        trajectory,
-        negotiations,
-        client,
-        end: null,
-        open: { ...open, next: i + 1, executed, awaiting: ran.awaiting },
-      };
-    }
+    if (ran.awaiting) return pause(ran.awaiting);
     if (ran.negotiation) negotiations = replaceNegotiation(negotiations, ran.negotiation);
     executed.push({ call: { tool: call.tool, args: call.args }, result: ran.result, step: steps });
     trajectory.push({
@@ -597,6 +572,10 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
       }
       if (ran.result.kind === "gave-up") {
         end = { reason: "gave-up", bookedId: null, giveUpReason: ran.result.reason, nonResponse: null };
+        continue;
+      }
+      if (ran.result.kind === "client-left") {
+        end = { reason: "client-ended", bookedId: null, giveUpReason: null, nonResponse: null };
         continue;
       }
     }

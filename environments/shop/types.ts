@@ -210,6 +210,8 @@ export type ToolResult =
   | { kind: "gave-up"; reason: string }
   /** The client's reply to a message (`machine`: the machine's line once its patience ran out). */
   | { kind: "client"; text: string; machine?: boolean }
+  /** A message after the client asked to just book: it ends the conversation, and the episode. */
+  | { kind: "client-left" }
   /** A call after the episode ended (a parallel call behind a booking), never executed. */
   | { kind: "episode-over" };
 

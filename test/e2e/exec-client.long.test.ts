@@ -7,24 +7,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ShopTrialRecord } from "../../environments/shop/index.ts";
-import { runInProcess, tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { runShopRecords } from "../helpers/shop-runs.ts";
 
 const CLIENT = path.resolve(import.meta.dirname, "../fixtures/outside/client.mjs");
 const HEAVY = 300_000;
-
-async function runShop(cwd: string, args: string[]): Promise<ShopTrialRecord[]> {
-  const store = path.join(cwd, "bazaar.db");
-  const r = await runInProcess(["run", "shop", ...args, "--store", store, "--json"]);
-  expect(r.code, r.err).toBe(0);
-  const { runId } = JSON.parse(r.out) as { runId: string };
-  const file = path.join(cwd, `${runId}.jsonl`);
-  expect((await runInProcess(["export", runId, "--store", store, "--out", file])).code).toBe(0);
-  return readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as ShopTrialRecord);
-}
 
 describe("an exec: shopper and its client", () => {
   it(
@@ -33,8 +20,8 @@ describe("an exec: shopper and its client", () => {
       const cwd = tempDir();
       const log = path.join(cwd, "client.log");
       const design = ["--tasks", "6", "--replicates", "1", "--client", "sim:terse,sim:partial"];
-      const viaExec = await runShop(cwd, [...design, "--agent", `exec:node ${CLIENT} --log=${log}`]);
-      const native = await runShop(cwd, [...design, "--agent", "sim:asks-first"]);
+      const viaExec = await runShopRecords(cwd, [...design, "--agent", `exec:node ${CLIENT} --log=${log}`]);
+      const native = await runShopRecords(cwd, [...design, "--agent", "sim:asks-first"]);
       const byKey = new Map(native.map((r) => [`${r.client!.spec}|${r.taskId}`, r]));
       expect(viaExec).toHaveLength(12);
       for (const r of viaExec) {

@@ -1,34 +1,13 @@
-/**
- * `bazaar run shop --client` as a user runs it: the complete client is the control (the same
- * bookings as the run without a client), the options are checked before anything runs, and the
- * whole LLM path — an LLM shopper facing an LLM client, both serve-sim models, in tools and text
- * mode — stores what the native pair stores.
- */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { PLANTED } from "../../agents/sim/client/index.ts";
 import type { ShopTrialRecord } from "../../environments/shop/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
+import { runShopRecords } from "../helpers/shop-runs.ts";
 
 /** Many episodes, some over HTTP: room for a loaded 2-core machine. */
 const HEAVY = 300_000;
-
-async function runShop(cwd: string, args: string[]): Promise<ShopTrialRecord[]> {
-  const store = path.join(cwd, "bazaar.db");
-  const r = await runInProcess(["run", "shop", ...args, "--store", store, "--json"]);
-  expect(r.code, r.err).toBe(0);
-  const { runId, stored, total } = JSON.parse(r.out) as { runId: string; stored: number; total: number };
-  expect(stored).toBe(total);
-  const file = path.join(cwd, `${runId}.jsonl`);
-  const e = await runInProcess(["export", runId, "--store", store, "--out", file]);
-  expect(e.code, e.err).toBe(0);
-  return readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as ShopTrialRecord);
-}
 
 const booking = (r: ShopTrialRecord) => `${r.endReason}:${r.booked?.id ?? ""}`;
 
@@ -47,8 +26,8 @@ describe("bazaar run shop --client", () => {
         "--agent",
         "sim:careful,sim:lapsing,sim:ignores-constraint",
       ];
-      const plain = await runShop(cwd, common);
-      const client = await runShop(cwd, [...common, "--client", "sim:complete"]);
+      const plain = await runShopRecords(cwd, common);
+      const client = await runShopRecords(cwd, [...common, "--client", "sim:complete"]);
       expect(client).toHaveLength(plain.length);
       const byKey = new Map(plain.map((r) => [`${r.agent}|${r.taskId}|${r.replicate}`, r]));
       for (const r of client) {
@@ -108,7 +87,7 @@ describe("the client's LLM path through serve-sim", () => {
     async () => {
       const cwd = tempDir();
       const design = ["--tasks", "16", "--replicates", "1"];
-      const ref = await runShop(cwd, [
+      const ref = await runShopRecords(cwd, [
         ...design,
         "--agent",
         "sim:asks-first,sim:asks-price",
@@ -117,7 +96,7 @@ describe("the client's LLM path through serve-sim", () => {
       ]);
       const byKey = new Map(ref.map((r) => [`${r.agent}|${r.taskId}`, r]));
       for (const mode of ["tools", "text"]) {
-        const llm = await runShop(cwd, [
+        const llm = await runShopRecords(cwd, [
           ...design,
           "--agent",
           "openai:sim-shop-asks-first,openai:sim-shop-asks-price",
