@@ -2,8 +2,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { clip } from "../format.ts";
+import { agentColumnWidth, clip } from "../format.ts";
 import type { ListItem } from "../replay/source.ts";
+import { wrapSegments } from "./NegotiationPanel.tsx";
 
 export interface EpisodeListProps {
   items: readonly ListItem[];
@@ -16,7 +17,26 @@ export interface EpisodeListProps {
   loading: boolean;
 }
 
-/** The filtered episodes of a run, one line each, the cursor's line highlighted. */
+/** The detail column narrower than this wraps under the whole line instead. */
+const MIN_DETAIL = 20;
+
+/**
+ * The cursor's episode in full: its line, and the rest of its detail (and its agent, where the
+ * column cut it) wrapped under the detail column — the other lines keep to one row each, so the
+ * list stays a list, and the one being looked at is never cut.
+ */
+function expanded(head: string, agent: string, agentCut: boolean, detail: string, width: number): string[] {
+  const indent = width - head.length >= MIN_DETAIL ? head.length : 4;
+  // Broken between the detail's parts where it can ("regret $15.60 · 5 messages · open · …").
+  const parts = wrapSegments(
+    [...detail.split(" · "), ...(agentCut ? [`agent ${agent}`] : [])],
+    Math.max(MIN_DETAIL, width - indent),
+  );
+  if (indent === head.length) return parts.map((p, i) => (i === 0 ? head : " ".repeat(indent)) + p);
+  return [head.trimEnd(), ...parts.map((p) => " ".repeat(indent) + p)];
+}
+
+/** The filtered episodes of a run, one line each (the cursor's whole), the cursor's highlighted. */
 export function EpisodeList({
   items,
   cursor,
@@ -27,10 +47,33 @@ export function EpisodeList({
   loading,
 }: EpisodeListProps) {
   const rows = Math.max(1, height - 2);
-  const start = Math.max(0, Math.min(cursor - Math.floor(rows / 2), items.length - rows));
-  const shown = items.slice(start, start + rows);
-  const agentWidth = Math.min(28, Math.max(8, ...shown.map((i) => i.summary.agent.length)));
-  const outcomeWidth = Math.min(24, Math.max(8, ...shown.map((i) => i.summary.outcome.length)));
+  // Whole agent names (up to 40% of the line), the same width as the list scrolls.
+  const agentWidth = Math.max(
+    8,
+    agentColumnWidth(
+      items.map((i) => i.summary.agent),
+      width,
+    ),
+  );
+  const outcomeWidth = Math.min(24, Math.max(8, ...items.map((i) => i.summary.outcome.length)));
+  const headOf = (item: ListItem, selected: boolean) => {
+    const s = item.summary;
+    return `${selected ? "▶" : " "} #${String(s.seq).padEnd(7)} ${clip(s.agent, agentWidth).padEnd(agentWidth)}  ${clip(s.outcome, outcomeWidth).padEnd(outcomeWidth)}  `;
+  };
+  const current = items[cursor];
+  const open = current
+    ? expanded(
+        headOf(current, true),
+        current.summary.agent,
+        current.summary.agent.length > agentWidth,
+        current.summary.detail,
+        width,
+      ).slice(0, rows)
+    : [];
+  // One row for each of the others.
+  const others = Math.max(1, rows - Math.max(0, open.length - 1));
+  const start = Math.max(0, Math.min(cursor - Math.floor(others / 2), items.length - others));
+  const shown = items.slice(start, start + others);
   return (
     <Box flexDirection="column" width={width}>
       <Text color="gray">{start > 0 || moreBefore ? "  ↑ more" : " "}</Text>
@@ -40,20 +83,26 @@ export function EpisodeList({
       {shown.map((item, i) => {
         const s = item.summary;
         const selected = start + i === cursor;
-        const line = `${selected ? "▶" : " "} #${String(s.seq).padEnd(7)} ${clip(s.agent, agentWidth).padEnd(agentWidth)}  ${clip(s.outcome, outcomeWidth).padEnd(outcomeWidth)}  ${s.detail}`;
+        const color = s.error ? "red" : s.nonResponse ? "yellow" : undefined;
+        if (selected)
+          return (
+            <Box key={item.seq} flexDirection="column">
+              {open.map((line, j) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one line, in order
+                <Text key={j} wrap="truncate" inverse color={color}>
+                  {clip(line, width)}
+                </Text>
+              ))}
+            </Box>
+          );
         return (
-          <Text
-            key={item.seq}
-            wrap="truncate"
-            inverse={selected}
-            color={s.error ? "red" : s.nonResponse ? "yellow" : undefined}
-          >
-            {clip(line, width)}
+          <Text key={item.seq} wrap="truncate" color={color}>
+            {clip(`${headOf(item, false)}${s.detail}`, width)}
           </Text>
         );
       })}
       <Text color="gray">
-        {start + rows < items.length || moreAfter ? (loading ? "  ↓ reading…" : "  ↓ more") : "  (end)"}
+        {start + others < items.length || moreAfter ? (loading ? "  ↓ reading…" : "  ↓ more") : "  (end)"}
       </Text>
     </Box>
   );

@@ -6,6 +6,7 @@ import { formatPrice } from "../../../environments/choice/prompt.ts";
 import { formatUsd } from "../../../environments/kernel/money.ts";
 import { clip } from "../format.ts";
 import type { ShopCallLine, ShopEpisodeModel } from "../records/index.ts";
+import { ClientShopEpisode } from "./ClientShopEpisode.tsx";
 import { gridLayout, NegotiationGrid, revealedNegotiations } from "./NegotiationGrid.tsx";
 import { type NegotiationReveal, wrapSegments } from "./NegotiationPanel.tsx";
 
@@ -105,6 +106,16 @@ function Outcome({ model, width }: { model: ShopEpisodeModel; width: number }) {
  * negotiations under the calls, each with its price ladder, growing with the calls shown.
  */
 export function ShopEpisode({ model, step, width, height }: ShopEpisodeProps) {
+  // With a client, the conversation runs between the calls (and beside any negotiations).
+  if (model.client)
+    return (
+      <ClientShopEpisode
+        model={{ ...model, client: model.client }}
+        step={step}
+        width={width}
+        height={height}
+      />
+    );
   if (model.negotiations === null)
     return <PlainShopEpisode model={model} step={step} width={width} height={height} />;
   return <NegotiatingShopEpisode model={model} step={step} width={width} height={height} />;

@@ -9,10 +9,13 @@ import { z } from "zod";
 import { formatPrice } from "../../../environments/choice/prompt.ts";
 import { formatUsd } from "../../../environments/kernel/money.ts";
 import { emptyUsage } from "../../../environments/kernel/types.ts";
+import { SHOP_CLIENT } from "../../../environments/shop/client/types.ts";
 import { requirementLines } from "../../../environments/shop/prompt.ts";
 import { shopTrialRecord } from "../../../environments/shop/record.ts";
 import {
   applyAgentError,
+  applyClientAnswer,
+  applyClientOpening,
   applyMessage,
   applySellerAnswer,
   type EpisodeState,
@@ -22,6 +25,15 @@ import {
 import { SHOP_SHOPPER, type ShopTask } from "../../../environments/shop/types.ts";
 import { count, pct } from "../format.ts";
 import type { BargainMessage } from "./bargain.ts";
+import {
+  clientCue,
+  clientModel,
+  clientPlainHeader,
+  interleave,
+  messagePlainLines,
+  type ShopClientModel,
+  scorePlainLines,
+} from "./shop-client.ts";
 import {
   agentErrorOf,
   type EnvAdapter,
@@ -191,6 +203,8 @@ export interface ShopEpisodeModel extends EpisodeBase {
   deadlock: boolean;
   /** In flight: what the episode waits for ("seller-2 is answering an offer of $180 to L07"). */
   waiting: string | null;
+  /** With a client: who played it, the conversation, the score; null in a shop without one. */
+  client: ShopClientModel | null;
 }
 
 const CHECK_LABELS: Readonly<Record<string, string>> = {
@@ -275,6 +289,7 @@ function shopModel(r: TrialRecord): ShopEpisodeModel | { mismatch: string } {
   }
   const s = p.data;
   const wishes = s.request.wishes ?? [];
+  const names = new Map(s.shown.flatMap((x) => (x.id && x.name ? [[x.id, x.name] as const] : [])));
   return {
     kind: "shop",
     seq: s.seq,
@@ -312,17 +327,21 @@ function shopModel(r: TrialRecord): ShopEpisodeModel | { mismatch: string } {
     shown: s.shown.length,
     viewed: s.shown.filter((x) => x.viewed).length,
     negotiations: s.negotiations
-      ? negotiationModels(
-          s.negotiations,
-          new Map(s.shown.flatMap((x) => (x.id && x.name ? [[x.id, x.name] as const] : []))),
-          s.booked?.id ?? null,
-          s.roleNames,
-        )
+      ? negotiationModels(s.negotiations, names, s.booked?.id ?? null, s.roleNames)
       : null,
     paid: s.paid ?? null,
     deadlock: s.deadlock ?? false,
     waiting: null,
+    client: r.client === undefined ? null : clientModel(r, listingNames(r, names), s.request.constraints),
   };
+}
+
+/** Listing names by id: those shown, and every admissible one (the best admissible may never have been shown). */
+function listingNames(r: TrialRecord, shown: ReadonlyMap<string, string>): Map<string, string> {
+  const names = new Map(shown);
+  for (const l of Array.isArray(r.admissible) ? (r.admissible as { id?: unknown; name?: unknown }[]) : [])
+    if (typeof l.id === "string" && typeof l.name === "string") names.set(l.id, l.name);
+  return names;
 }
 
 function isShopTask(task: unknown): task is ShopTask {
@@ -337,21 +356,76 @@ function isShopTask(task: unknown): task is ShopTask {
   );
 }
 
+/** Whether a turn is the client's (its opening, or its reply to the message it was asked), as the machine decides. */
+function clientTurn(state: EpisodeState, role: string): boolean {
+  const c = state.client;
+  return role === SHOP_CLIENT && c !== null && (c.persona === null || c.asking !== null);
+}
+
+/** The episode so far: its turns replayed through the shop's rules, each handed to whoever's turn it was (machine.ts). */
+function replayTurns(turns: readonly LiveEpisodeState["turns"][number][], task: ShopTask): EpisodeState {
+  let state: EpisodeState = initialState(task);
+  for (const t of turns) {
+    const seller = t.role !== SHOP_SHOPPER && state.open?.awaiting?.seller === t.role;
+    if (seller) state = applySellerAnswer(state, t.error === undefined ? t.action : null, task, t.error);
+    else if (clientTurn(state, t.role) && state.client?.persona === null && t.error === undefined)
+      state = applyClientOpening(state, t.action, task);
+    else if (clientTurn(state, t.role) && state.client?.persona !== null)
+      state = applyClientAnswer(state, t.error === undefined ? t.action : null, task, t.error);
+    else if (t.error !== undefined) state = applyAgentError(state, t.error);
+    else state = applyMessage(state, t.action, task);
+  }
+  return state;
+}
+
+/** The client of an episode in flight: no score yet (its regret would be that of giving up now). */
+function liveClient(
+  m: ShopClientModel,
+  c: NonNullable<EpisodeState["client"]>,
+  agent: string,
+): ShopClientModel {
+  // Before its opening the rules know neither who plays the client nor its persona; the label
+  // ("<shopper> for <client>") says who.
+  const by = c.by || agent.split(" for ").at(-1) || "the client";
+  return {
+    ...m,
+    by,
+    persona: c.persona?.name ?? "(not yet known)",
+    patience: c.persona?.patience ?? m.patience,
+    shopper: agent.endsWith(` for ${by}`) ? agent.slice(0, -` for ${by}`.length) : m.shopper,
+    score: null,
+    answering: c.asking?.step ?? null,
+  };
+}
+
+/** What an episode in flight waits for, in words. */
+function waitingFor(state: EpisodeState): string | null {
+  const w = state.open?.awaiting;
+  if (w) return `${w.seller} is answering an offer of ${formatUsd(w.price)} to ${w.id}`;
+  const c = state.client;
+  if (c && c.persona === null) return "the client is writing its opening";
+  if (c?.asking) return `the client is answering the message of call ${c.asking.step}`;
+  return null;
+}
+
 /**
  * An episode in flight: its turns so far replayed through the shop's own rules (the machine's
- * steps, as pure functions), so the calls, their results and every negotiation are exactly what the
- * episode has — with the offer its seller is still answering marked pending.
+ * steps, as pure functions), so the calls, their results, every negotiation and the conversation
+ * with the client are exactly what the episode has — with the offer its seller is still answering
+ * marked pending, and the message the client is still answering drawn without its reply.
  */
 function shopLive(e: LiveEpisodeState, task: unknown): ShopEpisodeModel | { mismatch: string } {
   if (!isShopTask(task)) return { mismatch: "no shop task for this episode" };
   // A plain shop's episodes in flight keep the generic list of turns they always had.
-  if (!task.rules.offers) return { mismatch: "a plain shop lists its turns" };
-  let state: EpisodeState = initialState();
-  for (const t of e.turns) {
-    const seller = t.role !== SHOP_SHOPPER && state.open?.awaiting?.seller === t.role;
-    if (seller) state = applySellerAnswer(state, t.error === undefined ? t.action : null, task, t.error);
-    else if (t.error !== undefined) state = applyAgentError(state, t.error);
-    else state = applyMessage(state, t.action, task);
+  if (!task.rules.offers && !task.client) return { mismatch: "a plain shop lists its turns" };
+  let state: EpisodeState;
+  try {
+    state = replayTurns(e.turns, task);
+  } catch (err) {
+    // Turns the rules refuse (a store written by another version): the generic list shows them.
+    return {
+      mismatch: `the turns so far do not replay: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   const record = shopTrialRecord({
     run: "",
@@ -400,8 +474,10 @@ function shopLive(e: LiveEpisodeState, task: unknown): ShopEpisodeModel | { mism
     live: true,
     // The outcome of an episode not yet over reads "out of steps"; only a real end says deadlock.
     deadlock: state.end ? m.deadlock : false,
-    negotiations,
-    waiting: w ? `${w.seller} is answering an offer of ${formatUsd(w.price)} to ${w.id}` : null,
+    negotiations: task.rules.offers ? negotiations : null,
+    waiting: waitingFor(state),
+    // Not over: no score yet (its regret would be that of giving up now).
+    client: m.client && state.client ? liveClient(m.client, state.client, e.agent) : null,
   };
 }
 
@@ -432,11 +508,13 @@ function shopSummary(r: TrialRecord): EpisodeSummary {
   const trajectory = Array.isArray(r.trajectory) ? r.trajectory.length : 0;
   // With offers, what was paid (an agreed price) rather than the list price.
   const price = typeof r.paid === "number" ? r.paid : typeof booked?.price === "number" ? booked.price : null;
+  const cue = clientCue(r);
   return {
     seq: Number(r.seq),
     agent: str(r, "agent"),
     outcome: shopOutcomeLabel(endReason, r.success === true, price),
-    detail: `${str(r, "family")} · ${typeof booked?.name === "string" ? booked.name : (reason ?? str(r, "giveUpReason"))} · ${trajectory} calls${negotiationDetail(r)}`,
+    // With a client, what it cost the client comes first: a list line ends where the terminal does.
+    detail: `${cue ? `${cue} · ` : ""}${str(r, "family")} · ${typeof booked?.name === "string" ? booked.name : (reason ?? str(r, "giveUpReason"))} · ${trajectory} calls${negotiationDetail(r)}`,
     nonResponse: endReason === "invalid" || endReason === "agent-error",
     steps: Math.max(1, trajectory),
     error: agentErrorOf(reason),
@@ -555,11 +633,24 @@ function movePlain(m: ShopMoveLine): string {
 
 /** The episode in full as plain lines (`watch` without a terminal): request, every call, the outcome. */
 export function shopPlainLines(m: ShopEpisodeModel): string[] {
-  const out = [`task ${m.taskId} · ${m.family}`, ...m.request];
-  for (const c of m.calls)
-    out.push(
-      `${c.step === null ? "not run" : `call ${c.step}`} (message ${c.turn}): ${c.tool || "(no call)"}(${c.args}) → ${c.summary}`,
-    );
+  const out = [`task ${m.taskId} · ${m.family}`];
+  if (m.client) out.push(...clientPlainHeader(m.client), "hidden requirements (the client's own):");
+  out.push(...m.request);
+  const callLine = (c: ShopCallLine) =>
+    `${c.step === null ? "not run" : `call ${c.step}`} (message ${c.turn}): ${c.tool || "(no call)"}(${c.args}) → ${c.summary}`;
+  if (m.client)
+    for (const item of interleave(m.calls, m.client.messages)) {
+      if (item.kind === "message") out.push(...messagePlainLines(item.message));
+      // A message to the client is its text and the reply, below: the call line says no more.
+      else if (item.messages.length > 0)
+        out.push(
+          `call ${item.call.step} (message ${item.call.turn}): ${item.call.tool}`,
+          ...item.messages.flatMap(messagePlainLines),
+          ...(item.call.summary.startsWith("the client ended") ? [`  ${item.call.summary}`] : []),
+        );
+      else out.push(callLine(item.call));
+    }
+  else for (const c of m.calls) out.push(callLine(c));
   for (const n of m.negotiations ?? []) {
     out.push(
       `negotiation ${n.id}${n.name ? ` ${n.name}` : ""} · ${n.seller} · list ${formatUsd(n.listPrice)} · cap ${n.cap === null ? "none" : formatUsd(n.cap)} · cost ${formatUsd(n.cost)}`,
@@ -577,5 +668,7 @@ export function shopPlainLines(m: ShopEpisodeModel): string[] {
       `${m.endReason}${m.giveUpReason ? `: ${m.giveUpReason}` : ""}${m.nonResponse ? `: ${m.nonResponse.reason}` : ""}`,
     );
   out.push(`${m.success ? "success" : "failure"} · ${m.admissibleCount} admissible in the catalog`);
+  if (m.client?.score) out.push(...scorePlainLines(m.client.score));
+  if (m.live && m.waiting) out.push(`in progress: ${m.waiting}`);
   return out;
 }
