@@ -530,7 +530,10 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
       client = asked.client;
       if (asked.kind === "ask") return pause(null);
       ran = {
-        result: asked.kind === "ended" ? { kind: "client-left" } : { kind: "client", text: asked.text, machine: true },
+        result:
+          asked.kind === "ended"
+            ? { kind: "client-left" }
+            : { kind: "client", text: asked.text, machine: true },
         ok: true,
       };
     }
@@ -554,30 +557,13 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
       invalidCalls++;
       invalidStreak++;
       if (invalidStreak >= maxInvalid) {
-        const raw = open.mode === "text" ? (open.text ?? "") : rawCall(call);
-        const why = ran.result.kind === "error" ? ran.result.message : "invalid call";
-        end = {
-          reason: "invalid",
-          bookedId: null,
-          giveUpReason: null,
-          nonResponse: { reason: `${maxInvalid} invalid calls in a row (last: ${why})`, raw },
-        };
+        end = invalidEnd(open, call, ran.result, maxInvalid);
         continue;
       }
     } else {
       invalidStreak = 0;
-      if (ran.result.kind === "booked") {
-        end = { reason: "booked", bookedId: ran.result.id, giveUpReason: null, nonResponse: null };
-        continue;
-      }
-      if (ran.result.kind === "gave-up") {
-        end = { reason: "gave-up", bookedId: null, giveUpReason: ran.result.reason, nonResponse: null };
-        continue;
-      }
-      if (ran.result.kind === "client-left") {
-        end = { reason: "client-ended", bookedId: null, giveUpReason: null, nonResponse: null };
-        continue;
-      }
+      end = endOfResult(ran.result);
+      if (end) continue;
     }
     if (steps >= maxSteps)
       end = { reason: "out-of-steps", bookedId: null, giveUpReason: null, nonResponse: null };
@@ -595,6 +581,33 @@ function runCalls(state: EpisodeState, task: ShopTask): EpisodeState {
     negotiations,
     open: null,
     client,
+  };
+}
+
+/** The end a call that ran brings: a booking, a give-up, the client leaving; null for any other. */
+function endOfResult(result: ToolResult): EpisodeEnd | null {
+  const none = { bookedId: null, giveUpReason: null, nonResponse: null };
+  switch (result.kind) {
+    case "booked":
+      return { ...none, reason: "booked", bookedId: result.id };
+    case "gave-up":
+      return { ...none, reason: "gave-up", giveUpReason: result.reason };
+    case "client-left":
+      return { ...none, reason: "client-ended" };
+    default:
+      return null;
+  }
+}
+
+/** The invalid-call limit reached on `call`: a non-response with the last problem and what was sent. */
+function invalidEnd(open: OpenMessage, call: TextCall, result: ToolResult, maxInvalid: number): EpisodeEnd {
+  const raw = open.mode === "text" ? (open.text ?? "") : rawCall(call);
+  const why = result.kind === "error" ? result.message : "invalid call";
+  return {
+    reason: "invalid",
+    bookedId: null,
+    giveUpReason: null,
+    nonResponse: { reason: `${maxInvalid} invalid calls in a row (last: ${why})`, raw },
   };
 }
 
