@@ -17,12 +17,9 @@
 import { createRng } from "../../environments/kernel/rng.ts";
 import { adjustBudget } from "../bargain/session.ts";
 import type { NegotiationEpisode } from "./negotiation-records.ts";
-import { type PairedDifference, type PairedSums, pairedDifference } from "./paired-difference.ts";
+import { FEW_TASKS, type PairedDifference, type PairedSums, pairedDifference } from "./paired-difference.ts";
 
-export type { PairedDifference };
-
-/** Below this many tasks, a paired interval runs noticeably under its level. */
-export const FEW_TASKS = 30;
+export { FEW_TASKS, type PairedDifference };
 
 export interface NegotiationComparison {
   treatment: string;

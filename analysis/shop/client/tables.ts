@@ -8,7 +8,7 @@ import { dollars, fixed, percent } from "../../report/format.ts";
 import type { Interval } from "../../stats/index.ts";
 import { type ShopTable, shareCell } from "../cells.ts";
 import type { MeanEstimate } from "../negotiation-stats.ts";
-import type { PairedDifference } from "../paired-difference.ts";
+import { FEW_TASKS, type PairedDifference } from "../paired-difference.ts";
 import type { ClientAnalysis } from "./analyze.ts";
 import type { RatioEstimate } from "./ratio.ts";
 
@@ -53,14 +53,19 @@ export function leftOutNote(a: ClientAnalysis): string | null {
   if (a.leftOut > 0)
     parts.push(
       a.clientFaults === "only"
-        ? `${a.leftOut} episodes without a client fault are left out (--client-faults only)`
-        : `${a.leftOut} episodes with a client fault are left out (--client-faults include keeps them)`,
+        ? `${episodes(a.leftOut)} without a client fault left out (--client-faults only)`
+        : `${episodes(a.leftOut)} with a client fault left out (--client-faults include keeps them)`,
     );
   else if (a.clientFaults === "include" && a.flagged > 0)
-    parts.push(`${a.flagged} episodes with a client fault are included (--client-faults include)`);
+    parts.push(`${episodes(a.flagged)} with a client fault included (--client-faults include)`);
   if (a.agentErrors > 0)
-    parts.push(`${a.agentErrors} episodes whose agent failed (missing data) are left out of every figure`);
+    parts.push(`${episodes(a.agentErrors)} whose agent failed (missing data) left out of every figure`);
   return parts.length > 0 ? `${parts.join("; ")}.` : null;
+}
+
+/** "1 episode", "74 episodes". */
+export function episodes(n: number): string {
+  return `${n.toLocaleString("en-US")} episode${n === 1 ? "" : "s"}`;
 }
 
 function withNote(t: ShopTable, left: string | null): ShopTable {
@@ -177,7 +182,11 @@ export function comparisonsTable(a: ClientAnalysis): ShopTable | null {
       pairedCell(c.regret, "dollars"),
       pairedCell(c.messages, "count"),
     ]),
-    note: "units: task × client × replicate played by both shoppers (an episode left out leaves its unit out).",
+    note:
+      "units: task × client × replicate played by both shoppers (an episode left out leaves its unit out)." +
+      (a.draws > 0 && a.comparisons.some((c) => c.regret.tasks > 1 && c.regret.tasks < FEW_TASKS)
+        ? ` With fewer than ${FEW_TASKS} tasks a bootstrap interval holds the truth a little less often than its level (92.0% for a 95% interval at 15 tasks, in the coverage study).`
+        : ""),
   };
 }
 
