@@ -93,7 +93,7 @@ export function clientHeadline(c: ClientAnalysis): { lines: string[]; json: unkn
   }));
   const left = leftOutNote(c);
   const lines = [
-    `working for a client (regret in the client's dollars a night; 95% task-clustered intervals${left ? `; ${left.replace(/\.$/, "")}` : ""}):`,
+    "working for a client (regret in the client's dollars a night; 95% task-clustered intervals):",
     ...renderTable(
       [
         "agent",
@@ -113,9 +113,10 @@ export function clientHeadline(c: ClientAnalysis): { lines: string[]; json: unkn
         ratioCell(g.captured),
         ratioCell(g.uncovered.learned),
         g.burden.messages.estimate === null ? "–" : g.burden.messages.estimate.toFixed(1),
-        ...(faults ? [g.flagged > 0 ? `${g.flagged} episodes` : "–"] : []),
+        ...(faults ? [g.flagged > 0 ? `${g.flagged} flagged` : "–"] : []),
       ]),
     ).split("\n"),
+    ...(left ? [left] : []),
   ];
   if (faults)
     lines.push(

@@ -8,6 +8,7 @@ import { armPeCell, followCell } from "../../analysis/shop/arms-tables.ts";
 import {
   type ClientAnalysis,
   clientTables,
+  episodes,
   leftOutNote,
   regretMessagesChart,
 } from "../../analysis/shop/client/index.ts";
@@ -63,7 +64,7 @@ export function shopHeadline(a: ShopAnalysis, clients: ClientAnalysis | null = n
   const money = (p: { dollars: number; low: number; high: number } | null) =>
     p ? `${dollars(p.dollars, false)} [${dollars(p.low, false)}, ${dollars(p.high, false)}]` : "–";
   const lines = [
-    `shop, ${a.episodes.toLocaleString("en-US")} episodes (price-equivalents at ${dollars(a.referencePrice, false)} a night, 95% intervals):`,
+    `shop, ${a.episodes.toLocaleString("en-US")} episodes (price-equivalents at ${dollars(a.referencePrice, false)} a night, 95% intervals${clients && clients.leftOut > 0 ? `; ${episodes(clients.leftOut)} left out by --client-faults ${clients.clientFaults}` : ""}):`,
     ...renderTable(
       [
         "agent",

@@ -19,6 +19,7 @@ export {
   clientTables,
   comparisonsTable,
   dollarsCell,
+  episodes,
   leftOutNote,
   pairedCell,
   ratioCell,
