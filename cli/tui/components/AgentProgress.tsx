@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { bar, clip, count, duration, rate, tokens, usd } from "../format.ts";
+import { bar, clip, count, duration, rate, tokens, usd, wrap } from "../format.ts";
 import type { AgentRow } from "../state/dashboard.ts";
 
 /**
@@ -40,14 +40,19 @@ export function AgentProgress({
     );
   }
   const barWidth = Math.max(5, Math.min(40, width - nameWidth - 1 - figures.length));
+  // A name wider than its column ("<shopper> for <client>") goes on over the second line's
+  // margin rather than being cut, where two lines of the column hold it.
+  const parts = row.agent.length > nameWidth ? wrap(row.agent, nameWidth) : [];
+  const [first, second] = parts.length === 2 ? [parts[0]!.padEnd(nameWidth), parts[1]!] : [name, ""];
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate">
-        <Text bold>{name}</Text> <Text color={share >= 1 ? "green" : "cyan"}>{bar(share, barWidth)}</Text>
+        <Text bold>{first}</Text> <Text color={share >= 1 ? "green" : "cyan"}>{bar(share, barWidth)}</Text>
         {figures}
       </Text>
-      <Text wrap="truncate" color={color}>
-        {clip(`${" ".repeat(nameWidth + 1)}${counts} · ${cost}`, width)}
+      <Text wrap="truncate">
+        <Text bold>{second.padEnd(nameWidth + 1)}</Text>
+        <Text color={color}>{clip(`${counts} · ${cost}`, Math.max(0, width - nameWidth - 1))}</Text>
       </Text>
     </Box>
   );

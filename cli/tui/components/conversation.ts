@@ -81,7 +81,8 @@ export function streamBlocks(
   for (const item of interleave(calls, shown)) {
     if (item.kind === "message") {
       const m = item.message;
-      const gutter = (m.step === 0 ? "opening" : "").padEnd(gutterWidth);
+      // The opening; or (in flight) a message whose call is not done until the client replies.
+      const gutter = (m.step === 0 ? "opening" : `#${String(m.step).padStart(2)}`).padEnd(gutterWidth);
       const rows = messageRows(m, gutter, width);
       if (m.from === "agent" && m.step === o.answering)
         rows.push({ text: `${" ".repeat(gutterWidth)}${"client".padEnd(SPEAKER)}…`, tone: "note" });

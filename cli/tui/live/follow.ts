@@ -109,11 +109,14 @@ export async function followRun(store: Store, run: RunSummary, o: FollowOptions)
           at: e.startedAt,
         });
       }
-      for (const t of e.turns.slice(shown)) {
+      // In turn order: the store's query orders by its JSON text (turn 10 before turn 2), and an
+      // episode's turns are replayed through its rules in order.
+      const turns = [...e.turns].sort((a, b) => a.turn - b.turn);
+      for (const t of turns.slice(shown)) {
         if (view) view.episodes.turn(e.seq, t);
         else o.log(`#${e.seq} ${e.agent} · turn ${t.turn} · ${turnText(t, 160)}`);
       }
-      known.set(e.seq, e.turns.length);
+      known.set(e.seq, turns.length);
     }
     for (const seq of [...known.keys()])
       if (!seen.has(seq)) {
