@@ -29,7 +29,7 @@ async function analyzeJson(args: string[] = []): Promise<{
   clients: ClientAnalysis;
   agents: { agent: string; episodes: number }[];
 }> {
-  const r = await analyze(["--json", "--bootstrap", "50", ...args]);
+  const r = await analyze(["--json", "--bootstrap", "0", ...args]);
   expect(r.code, r.err).toBe(0);
   return JSON.parse(r.out);
 }
