@@ -16,8 +16,8 @@ const CLIENTS = ["openai:sim-client-terse-served-from-a-long-endpoint-label", "s
 
 function episodes(): ClientEpisode[] {
   const out: ClientEpisode[] = [];
-  SHOPPERS.forEach((shopper, s) =>
-    CLIENTS.forEach((client, c) => {
+  for (const [s, shopper] of SHOPPERS.entries())
+    for (const [c, client] of CLIENTS.entries()) {
       for (let t = 0; t < 6; t++)
         out.push({
           agent: `${shopper} for ${client}`,
@@ -36,8 +36,7 @@ function episodes(): ClientEpisode[] {
           clientFaults: client === "sim:faulty" && t === 0 ? [{ step: 1, kind: "invents", detail: "" }] : [],
           conversation: [],
         } as unknown as ClientEpisode);
-    }),
-  );
+    }
   return out;
 }
 
