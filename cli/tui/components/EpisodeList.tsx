@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { agentColumnWidth, clip } from "../format.ts";
+import { agentColumnWidth, clip, wrap } from "../format.ts";
 import type { ListItem } from "../replay/source.ts";
 import { wrapSegments } from "./NegotiationPanel.tsx";
 
@@ -17,23 +17,60 @@ export interface EpisodeListProps {
   loading: boolean;
 }
 
-/** The detail column narrower than this wraps under the whole line instead. */
+/** The detail column narrower than this: the cursor's detail wraps under the agent column instead. */
 const MIN_DETAIL = 20;
 
+interface Columns {
+  agent: number;
+  outcome: number;
+}
+
 /**
- * The cursor's episode in full: its line, and the rest of its detail (and its agent, where the
- * column cut it) wrapped under the detail column — the other lines keep to one row each, so the
- * list stays a list, and the one being looked at is never cut.
+ * An episode's rows: one, with the detail cut at the line's end — unless the agent's name is wider
+ * than its column ("<shopper> for <client>" labels), which then goes on in the column below; the
+ * cursor's episode with its whole detail too, wrapped between its parts. Names are never cut.
  */
-function expanded(head: string, agent: string, agentCut: boolean, detail: string, width: number): string[] {
-  const indent = width - head.length >= MIN_DETAIL ? head.length : 4;
-  // Broken between the detail's parts where it can ("regret $15.60 · 5 messages · open · …").
-  const parts = wrapSegments(
-    [...detail.split(" · "), ...(agentCut ? [`agent ${agent}`] : [])],
-    Math.max(MIN_DETAIL, width - indent),
+function itemRows(item: ListItem, selected: boolean, cols: Columns, width: number): string[] {
+  const s = item.summary;
+  const names = s.agent.length > cols.agent ? wrap(s.agent, cols.agent) : [s.agent];
+  const lead = `${selected ? "▶" : " "} #${String(s.seq).padEnd(7)} `;
+  const margin = " ".repeat(lead.length);
+  const outcome = `${clip(s.outcome, cols.outcome).padEnd(cols.outcome)}  `;
+  const head = (i: number) =>
+    `${i === 0 ? lead : margin}${(names[i] ?? "").padEnd(cols.agent)}  ${i === 0 ? outcome : " ".repeat(outcome.length)}`;
+  if (!selected)
+    return names.map((_, i) => clip(i === 0 ? `${head(0)}${s.detail}` : head(i).trimEnd(), width));
+  const indent = head(0).length;
+  if (width - indent < MIN_DETAIL) {
+    // Too narrow beside the columns: the detail wraps under the whole line.
+    const under = wrapSegments(s.detail.split(" · "), Math.max(MIN_DETAIL, width - 4)).map((l) => `    ${l}`);
+    return [...names.map((_, i) => head(i).trimEnd()), ...under];
+  }
+  const detail = wrapSegments(s.detail.split(" · "), width - indent);
+  return Array.from({ length: Math.max(names.length, detail.length) }, (_, i) =>
+    `${head(i)}${detail[i] ?? ""}`.trimEnd(),
   );
-  if (indent === head.length) return parts.map((p, i) => (i === 0 ? head : " ".repeat(indent)) + p);
-  return [head.trimEnd(), ...parts.map((p) => " ".repeat(indent) + p)];
+}
+
+/**
+ * Which items fit `rows` rows around the cursor: about as many rows before it as after, the rest
+ * filled from whichever side has more (with one-row items, the window a plain list always had).
+ */
+function windowAround(
+  heights: readonly number[],
+  cursor: number,
+  rows: number,
+): { start: number; end: number } {
+  const own = heights[cursor] ?? 1;
+  const before = Math.floor((rows - (own - 1)) / 2);
+  let start = cursor;
+  let used = own;
+  for (let acc = 0; start > 0 && acc + heights[start - 1]! <= before; start--) acc += heights[start - 1]!;
+  for (let i = start; i < cursor; i++) used += heights[i]!;
+  let end = cursor + 1;
+  while (end < heights.length && used + heights[end]! <= rows) used += heights[end++]!;
+  while (start > 0 && used + heights[start - 1]! <= rows) used += heights[--start]!;
+  return { start, end };
 }
 
 /** The filtered episodes of a run, one line each (the cursor's whole), the cursor's highlighted. */
@@ -47,62 +84,47 @@ export function EpisodeList({
   loading,
 }: EpisodeListProps) {
   const rows = Math.max(1, height - 2);
-  // Whole agent names (up to 40% of the line), the same width as the list scrolls.
-  const agentWidth = Math.max(
-    8,
-    agentColumnWidth(
-      items.map((i) => i.summary.agent),
-      width,
-    ),
-  );
-  const outcomeWidth = Math.min(24, Math.max(8, ...items.map((i) => i.summary.outcome.length)));
-  const headOf = (item: ListItem, selected: boolean) => {
-    const s = item.summary;
-    return `${selected ? "▶" : " "} #${String(s.seq).padEnd(7)} ${clip(s.agent, agentWidth).padEnd(agentWidth)}  ${clip(s.outcome, outcomeWidth).padEnd(outcomeWidth)}  `;
-  };
-  const current = items[cursor];
-  const open = current
-    ? expanded(
-        headOf(current, true),
-        current.summary.agent,
-        current.summary.agent.length > agentWidth,
-        current.summary.detail,
+  // Column widths of the whole page, so they stay put as the list scrolls; names whole up to 40%
+  // of the line (longer ones go on below).
+  const cols: Columns = {
+    agent: Math.max(
+      8,
+      agentColumnWidth(
+        items.map((i) => i.summary.agent),
         width,
-      ).slice(0, rows)
-    : [];
-  // One row for each of the others.
-  const others = Math.max(1, rows - Math.max(0, open.length - 1));
-  const start = Math.max(0, Math.min(cursor - Math.floor(others / 2), items.length - others));
-  const shown = items.slice(start, start + others);
+      ),
+    ),
+    outcome: Math.min(24, Math.max(8, ...items.map((i) => i.summary.outcome.length))),
+  };
+  const drawn = items.map((item, i) => itemRows(item, i === cursor, cols, width));
+  const { start, end } = windowAround(
+    drawn.map((r) => r.length),
+    Math.min(cursor, Math.max(0, items.length - 1)),
+    rows,
+  );
   return (
     <Box flexDirection="column" width={width}>
       <Text color="gray">{start > 0 || moreBefore ? "  ↑ more" : " "}</Text>
       {items.length === 0 ? (
         <Text color="gray">{loading ? "  reading…" : "  no episode matches these filters"}</Text>
       ) : null}
-      {shown.map((item, i) => {
+      {items.slice(start, end).map((item, k) => {
         const s = item.summary;
-        const selected = start + i === cursor;
+        const selected = start + k === cursor;
         const color = s.error ? "red" : s.nonResponse ? "yellow" : undefined;
-        if (selected)
-          return (
-            <Box key={item.seq} flexDirection="column">
-              {open.map((line, j) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one line, in order
-                <Text key={j} wrap="truncate" inverse color={color}>
-                  {clip(line, width)}
-                </Text>
-              ))}
-            </Box>
-          );
         return (
-          <Text key={item.seq} wrap="truncate" color={color}>
-            {clip(`${headOf(item, false)}${s.detail}`, width)}
-          </Text>
+          <Box key={item.seq} flexDirection="column">
+            {drawn[start + k]!.slice(0, rows).map((line, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the rows of one episode, in order
+              <Text key={j} wrap="truncate" inverse={selected} color={color}>
+                {clip(line, width)}
+              </Text>
+            ))}
+          </Box>
         );
       })}
       <Text color="gray">
-        {start + others < items.length || moreAfter ? (loading ? "  ↓ reading…" : "  ↓ more") : "  (end)"}
+        {end < items.length || moreAfter ? (loading ? "  ↓ reading…" : "  ↓ more") : "  (end)"}
       </Text>
     </Box>
   );

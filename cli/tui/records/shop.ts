@@ -390,7 +390,7 @@ function liveClient(
   return {
     ...m,
     by,
-    persona: c.persona?.name ?? "(not yet known)",
+    persona: c.persona?.name ?? "",
     patience: c.persona?.patience ?? m.patience,
     shopper: agent.endsWith(` for ${by}`) ? agent.slice(0, -` for ${by}`.length) : m.shopper,
     score: null,
