@@ -11,7 +11,13 @@
  * - a reply that starts with such a letter followed by a separator (. : ; , ! ) ] - – — or a line
  *   break) and then an explanation: "B. It is cheaper", "B) because…", "B\n\nIt has breakfast";
  * - a cue phrase naming a letter: "Option B", "option b", "Options: B", "Answer: B", "The answer is
- *   B", "My choice: B", `{"choice": "B"}`, "I choose Option B", "B is my answer".
+ *   B", "My choice: B", `{"choice": "B"}`, "I choose Option B", "B is my answer";
+ * - a sentence whose subject is the choice and whose predicate is the letter: "The best option for a
+ *   one-night stay in New York City is B:", "My choice for you is A.", "The option I would book is
+ *   B.", and the other way round, "B is the better choice". The subject names a choice ("the best
+ *   option", "the better choice", "my pick", "my recommendation", "the option I'd choose"), not a
+ *   fact ("the option with the higher price is B" says which is dearer, not which to book), and the
+ *   letter ends the clause ("is A nice hotel" is an article).
  * In every accepted reply all letters named anywhere must be the same one: cue letters, the leading
  * letter, and stand-alone letters in the prose. So "B. Option A costs more" and "Option A or B" are
  * ambiguous. A stand-alone capital counts as naming a slot even when it is the article "A" — strict
@@ -42,12 +48,46 @@ const LEAD = new RegExp(
   "^[" + OPEN + "]*([A-Za-z])[*_`\"'”’»]*(?:[)\\]}>]|\\.(?![A-Za-z])|[:;,!]|[ \\t]*[-–—]|[ \\t]*\\n)",
 );
 // A cue word, then up to a few non-word characters (": ", " **", "\": \""), optionally "is", then a
-// single letter that is not the start of a word.
+// single letter that is not the start of a word ("the option I'd book" is the pronoun).
 const CUE =
-  /\b(options?|answer|choice)\b(?:[^A-Za-z0-9\n]{0,6}?\bis\b)?[^A-Za-z0-9\n]{0,6}?([A-Za-z])(?![A-Za-z0-9])/gi;
-// "B is my answer": the cue after the letter.
-const TRAILING_CUE =
-  /(?<![A-Za-z0-9'’])([A-Za-z])[*_`"'”’)\]]*\s+is\s+my\s+(?:final\s+)?(?:answer|choice|pick)\b/gi;
+  /\b(options?|answer|choice)\b(?:[^A-Za-z0-9\n]{0,6}?\bis\b)?[^A-Za-z0-9\n]{0,6}?([A-Za-z])(?![A-Za-z0-9]|['’](?:d|m|ve|ll|re)\b)/gi;
+// Words that make "the … option" a choice rather than a description ("the best option", not "the
+// option with the higher price"), and the nouns they qualify.
+const CHOOSING =
+  "(?:best|better|ideal|preferred|recommended|right|top|optimal|wisest|smartest|most\\s+suitable|most\\s+sensible)";
+const CHOSEN = "(?:option|choice|pick|hotel|selection|bet)";
+// The subject of a sentence that names the choice: "the best option", "the better overall choice",
+// "my choice", "my top pick", "my recommendation", "the option I'd book".
+const CHOICE_SUBJECT =
+  "(?:(?:the|my|our)\\s+(?:(?:single|very|overall|clear|obvious)\\s+)?" +
+  CHOOSING +
+  "\\s+(?:[A-Za-z-]+\\s+)?" +
+  CHOSEN +
+  "|my\\s+(?:final\\s+|top\\s+|own\\s+)?(?:choice|pick|selection|recommendation)" +
+  "|the\\s+(?:option|hotel|one)\\s+I(?:['’]d|\\s+would)?\\s+(?:choose|pick|select|book|recommend))";
+// The letter ends its clause: the end, punctuation, a line break, or a dash or parenthesis before
+// an explanation. "is A nice hotel" is the article, not a slot.
+const CLAUSE_END = "[*_`\"'”’»)\\]]*(?=\\s*$|\\s*[.:;,!?\\n]|\\s+[-–—(])";
+// "The best option for a one-night stay is B:": the subject, words up to its verb within the same
+// sentence (no sentence end, no line break), the verb, and the letter.
+const SUBJECT_CUE = new RegExp(
+  "\\b" +
+    CHOICE_SUBJECT +
+    "\\b(?:[^.!?\\n]|\\.(?=\\w)){0,80}?\\s+(?:is|would\\s+be|will\\s+be|remains)\\s+" +
+    "(?:(?:clearly|definitely|still|therefore|thus)\\s+)?(?:(?:option|hotel)\\s+)?" +
+    "[*_`\"'“”‘’«(\\[]*([A-Za-z])(?![A-Za-z0-9])" +
+    CLAUSE_END,
+  "gi",
+);
+// "B is my answer", "B is the better choice": the cue after the letter.
+const TRAILING_CUE = new RegExp(
+  "(?<![A-Za-z0-9'’])([A-Za-z])[*_`\"'”’)\\]]*\\s+is\\s+(?:my\\s+(?:final\\s+)?(?:answer|choice|pick)|the\\s+" +
+    CHOOSING +
+    "\\s+" +
+    CHOSEN +
+    ")\\b",
+  "gi",
+);
 const STANDALONE = /(?<![A-Za-z0-9'’])([A-Za-z])(?![A-Za-z0-9]|['’](?:d|m|ve|ll|re)\b|[.-][A-Za-z])/g;
 // Followed by a space and then a word, number or price rather than a capital or punctuation.
 const BEFORE_WORD = /^\s+[^\sA-Z.,;:!?)\]}]/;
@@ -104,6 +144,7 @@ function cueLetters(text: string): Set<string> {
     found.add(letter.toUpperCase());
   }
   for (const m of text.matchAll(TRAILING_CUE)) found.add((m[1] as string).toUpperCase());
+  for (const m of text.matchAll(SUBJECT_CUE)) found.add((m[1] as string).toUpperCase());
   return found;
 }
 

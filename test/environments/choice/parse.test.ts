@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseChoiceAnswer } from "../../../environments/choice/parse.ts";
 import { slotLetters } from "../../../environments/choice/types.ts";
@@ -60,6 +61,18 @@ const PLAIN_TABLE: Row[] = [
   ["I'd go with Option B.", 1],
   ["B is my answer", 1],
   ["Option B - it has a 9.1 rating", 1],
+  // The choice as a sentence's subject, the letter as its predicate.
+  ["The best option for a one-night stay in New York City is B:", 1],
+  ["The best option for a one-night stay in New York City is A.", 0],
+  ["My choice for you is A.", 0],
+  ["The better option here is Option B", 1],
+  ["Overall, the best choice would be **B** — free cancellation and breakfast.", 1],
+  ["My recommendation is B (it is cheaper).", 1],
+  ["The option I'd book is B.", 1],
+  ["The option I would choose is A", 0],
+  ["Given your budget, my top pick is b.", 1],
+  ["B is the better choice.", 1],
+  ["The best option is B, but Option A is cheaper.", "ambiguous: names A and B"],
   ["<think>Option A is cheap, Option B is nicer.</think>\n\nB", 1],
   ["<think>Option A is cheap, Option B is", "unfinished reasoning"],
   // Empty and out of range.
@@ -88,6 +101,11 @@ const PLAIN_TABLE: Row[] = [
   ["I would pick B", "uncued letter: B"],
   ["Sure! B", "uncued letter: B"],
   ["B is cheaper", "uncued letter: B"],
+  // A subject that describes an option rather than choosing one; a letter that is not the predicate.
+  ["The option with the higher price per night is B.", "uncued letter: B"],
+  ["The best option is not B.", "uncued letter: B"],
+  ["The best choice is clear: go for B", "uncued letter: B"],
+  ["My choice would be the cheaper hotel. B is fine too.", "uncued letter: B"],
   ["I think the second hotel is better value.", "no letter found"],
   ["Both are fine", "undecided"],
   ["Either works for me.", "undecided"],
@@ -171,5 +189,36 @@ describe("parseChoiceAnswer with larger option sets", () => {
     const letters = slotLetters(9);
     expect(parseChoiceAnswer("I choose Option B", letters)).toEqual({ ok: true, slot: 1 });
     expect(parseChoiceAnswer("I", letters)).toEqual({ ok: true, slot: 8 });
+  });
+});
+
+interface RealAnswer {
+  text: string;
+  options: number;
+  expected: string | { reason: string };
+  release?: string;
+  kind: string;
+}
+
+const REAL: RealAnswer[] = (
+  JSON.parse(readFileSync(new URL("../../fixtures/choice/real-answers.json", import.meta.url), "utf8")) as {
+    answers: RealAnswer[];
+  }
+).answers;
+
+describe("answers of the kinds real models gave (the PriceBench release's misses and wrong readings)", () => {
+  it.each(REAL.map((a) => [a.text, a] as const))("%j", (_text, a) => {
+    const letters = slotLetters(a.options);
+    const verdict = parseChoiceAnswer(a.text, letters, "plain");
+    if (typeof a.expected === "string")
+      expect(verdict).toEqual({ ok: true, slot: letters.indexOf(a.expected) });
+    else expect(verdict).toEqual({ ok: false, reason: a.expected.reason });
+  });
+
+  it("holds both the answers bazaar missed and the readings the release got wrong", () => {
+    expect(
+      REAL.filter((a) => a.release !== undefined && a.release !== a.expected).length,
+    ).toBeGreaterThanOrEqual(5);
+    expect(REAL.some((a) => a.text === "I would pick B")).toBe(true);
   });
 });
