@@ -79,6 +79,7 @@ export function clientHeadline(c: ClientAnalysis): { lines: string[]; json: unkn
     agent: g.agent,
     shopper: g.shopper,
     client: g.client,
+    persona: g.persona,
     episodes: g.episodes,
     success: { estimate: g.success.estimate, low: g.success.low, high: g.success.high },
     regret: { estimate: g.regret.estimate, low: g.regret.low, high: g.regret.high },

@@ -61,10 +61,15 @@ export function analyzeClients(
   const { kept, leftOut } = selectByClientFaults(answered, mode);
   const shoppers = [...new Set(all.map((e) => e.shopper))];
   const clients = [...new Set(all.map((e) => e.client.spec))];
-  const agents = new Map<string, { agent: string; shopper: string; client: string }>();
+  const agents = new Map<string, { agent: string; shopper: string; client: string; persona: string }>();
   for (const e of all)
     if (!agents.has(e.agent))
-      agents.set(e.agent, { agent: e.agent, shopper: e.shopper, client: e.client.spec });
+      agents.set(e.agent, {
+        agent: e.agent,
+        shopper: e.shopper,
+        client: e.client.spec,
+        persona: e.client.persona,
+      });
   const cells = [...agents.values()].map((who) => ({
     ...clientCell(
       who,

@@ -25,6 +25,8 @@ export interface ClientCell {
   shopper: string;
   /** The client's spec. */
   client: string;
+  /** The persona it played (an `openai:` client's is the run's --client-persona). */
+  persona: string;
   episodes: number;
   tasks: number;
   /** Episodes with an admissible listing (the ones with a best surplus to capture). */
@@ -58,7 +60,7 @@ export interface ClientCell {
 
 /** `who`: the cell's names (a cell whose every episode was left out still has them). */
 export function clientCell(
-  who: { agent: string; shopper: string; client: string },
+  who: { agent: string; shopper: string; client: string; persona: string },
   episodes: readonly ClientEpisode[],
   options: { draws: number; level: number; rng: Rng },
 ): ClientCell {

@@ -77,11 +77,12 @@ export function clientOutcomesTable(a: ClientAnalysis): ShopTable {
   const level = Math.round(100 * a.level);
   return {
     title: `Working for a client: success on the hidden requirements, regret and the best surplus captured (dollars a night in the client's own values; task-clustered ${level}% intervals)`,
-    header: ["agent", "episodes", "success", "pass^k", "regret", "best surplus", "captured"],
+    header: ["agent", "persona", "episodes", "success", "pass^k", "regret", "best surplus", "captured"],
     rows: a.cells.map((c) => {
       const top = c.passK.at(-1);
       return [
         c.agent,
+        c.persona,
         String(c.episodes),
         shareCell(c.success),
         top ? `k=${top.k}: ${percent(top.estimate)}` : "–",
