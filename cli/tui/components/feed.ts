@@ -4,7 +4,7 @@
  * whole live area a second time each time it prints, and rendering a few lines through ink costs
  * milliseconds where building them costs microseconds.
  */
-import { clip, count } from "../format.ts";
+import { clip, count, wrap } from "../format.ts";
 import type { FeedItem } from "../state/dashboard.ts";
 
 type Color = "gray" | "red" | "yellow";
@@ -25,8 +25,15 @@ export function feedLine(
   if (item.kind === "more")
     return { text: clip(`  … ${count(item.count)} more finished`, width), color: "gray" };
   const s = item.summary;
-  const text = `#${String(s.seq).padEnd(6)} ${clip(s.agent, agentWidth).padEnd(agentWidth)} ${clip(s.outcome, 22).padEnd(22)} ${s.detail}`;
-  return { text: clip(text, width), color: s.error ? "red" : s.nonResponse ? "yellow" : null };
+  // A name wider than its column ("<shopper> for <client>") goes on in the column on the next
+  // lines, never cut.
+  const names = s.agent.length > agentWidth ? wrap(s.agent, agentWidth) : [s.agent];
+  const text = `#${String(s.seq).padEnd(6)} ${names[0]!.padEnd(agentWidth)} ${clip(s.outcome, 22).padEnd(22)} ${s.detail}`;
+  const more = names.slice(1).map((n) => clip(`${" ".repeat(8)}${n}`, width));
+  return {
+    text: [clip(text, width), ...more].join("\n"),
+    color: s.error ? "red" : s.nonResponse ? "yellow" : null,
+  };
 }
 
 /** The feed lines, one a line (no line end after the last), coloured when the terminal shows colours. */

@@ -23,7 +23,7 @@ import {
   outcomeOf,
 } from "../../../environments/shop/rules.ts";
 import { SHOP_SHOPPER, type ShopTask } from "../../../environments/shop/types.ts";
-import { count, pct } from "../format.ts";
+import { count, pct, usd } from "../format.ts";
 import type { BargainMessage } from "./bargain.ts";
 import {
   clientCue,
@@ -529,6 +529,8 @@ export interface ShopStats {
   bookings: number;
   rankOne: number;
   byFamily: Record<string, { n: number; ok: number }>;
+  /** Episodes with a client: how many, their regret and messages summed, those with a client fault. */
+  client: { n: number; regret: number; messages: number; faulted: number };
 }
 
 export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
@@ -541,7 +543,16 @@ export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
     error: agentErrorOf(nonResponseOf(r)?.reason),
   }),
   stats: {
-    init: () => ({ episodes: 0, successes: 0, invalid: 0, calls: 0, bookings: 0, rankOne: 0, byFamily: {} }),
+    init: () => ({
+      episodes: 0,
+      successes: 0,
+      invalid: 0,
+      calls: 0,
+      bookings: 0,
+      rankOne: 0,
+      byFamily: {},
+      client: { n: 0, regret: 0, messages: 0, faulted: 0 },
+    }),
     add(s, r) {
       s.episodes++;
       if (r.success === true) s.successes++;
@@ -557,9 +568,17 @@ export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
       s.byFamily[f] = g;
       g.n++;
       if (r.success === true) g.ok++;
+      if (r.client !== undefined && typeof r.regret === "number") {
+        s.client.n++;
+        s.client.regret += r.regret;
+        const b = r.burden as { messages?: unknown } | undefined;
+        if (typeof b?.messages === "number") s.client.messages += b.messages;
+        if (Array.isArray(r.clientFaults) && r.clientFaults.length > 0) s.client.faulted++;
+      }
     },
     clone: (s) => ({
       ...s,
+      client: { ...s.client },
       byFamily: Object.fromEntries(Object.entries(s.byFamily).map(([k, v]) => [k, { ...v }])),
     }),
     view: (s) => ({
@@ -580,6 +599,15 @@ export const shopAdapter: EnvAdapter<ShopEpisodeModel, ShopStats> = {
           label: "search",
           value: `${(s.calls / s.episodes || 0).toFixed(1)} calls per episode · rank 1 booked ${pct(s.rankOne / s.bookings)}`,
         },
+        // With a client, what it cost the client (a plain shop's panel is as it was).
+        ...(s.client.n > 0
+          ? [
+              {
+                label: "client",
+                value: `regret ${usd(s.client.regret / s.client.n)} a night · ${(s.client.messages / s.client.n).toFixed(1)} messages · ${count(s.client.faulted)} with a client fault`,
+              },
+            ]
+          : []),
       ],
     }),
   },

@@ -10,8 +10,14 @@ import { cleanup, render } from "ink-testing-library";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EpisodeList } from "../../../cli/tui/components/EpisodeList.tsx";
 import { EpisodeView } from "../../../cli/tui/components/EpisodeView.tsx";
+import { feedText } from "../../../cli/tui/components/feed.ts";
 import { plainEpisode } from "../../../cli/tui/plain.ts";
-import { episodeModel, episodeSummary, type TrialRecord } from "../../../cli/tui/records/index.ts";
+import {
+  adapterFor,
+  episodeModel,
+  episodeSummary,
+  type TrialRecord,
+} from "../../../cli/tui/records/index.ts";
 import { liveModel } from "../../../cli/tui/records/live.ts";
 import type { ShopEpisodeModel } from "../../../cli/tui/records/shop.ts";
 import { JUST_BOOK } from "../../../environments/shop/client/wording.ts";
@@ -309,6 +315,35 @@ describe("a shop episode with a client, plain and in the list", () => {
       for (const part of items[cursor]!.summary.detail.split(" · ")) expect(flat(f)).toContain(words(part));
       expect(f).toContain("(end)");
     }
+  });
+});
+
+describe("a run with clients, in the running figures and the feed", () => {
+  it("the statistics panel adds what the clients paid; a plain shop's panel is as it was", () => {
+    const a = adapterFor("shop");
+    const st = a.stats.init();
+    const records = [talk.record, faulty.record, impatient.record];
+    for (const r of records) a.stats.add(st, r);
+    const regret = records.reduce((n, r) => n + (r.regret as number), 0) / records.length;
+    const messages = records.reduce((n, r) => n + (r.burden as { messages: number }).messages, 0) / 3;
+    expect(a.stats.view(st, null).lines.at(-1)).toEqual({
+      label: "client",
+      value: `regret $${regret.toFixed(2)} a night · ${messages.toFixed(1)} messages · 1 with a client fault`,
+    });
+    const plain = a.stats.init();
+    a.stats.add(plain, plainShop);
+    expect(a.stats.view(plain, null).lines.map((l) => l.label)).toEqual(["success", "by family", "search"]);
+  });
+
+  it("the feed keeps a client run's long agent names whole, on the lines below", () => {
+    const label = "openai:sim-shop-asks-first for openai:sim-client-faulty";
+    const summary = { ...episodeSummary(talk.record), agent: label };
+    const text = feedText([{ kind: "episode", id: 1, summary }], 79, false, 32);
+    const rows = text.split("\n");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^#4 +openai:sim-shop-asks-first for +booked /);
+    expect(rows[1]).toBe("        openai:sim-client-faulty");
+    expect(widest(text)).toBeLessThanOrEqual(79);
   });
 });
 
