@@ -16,14 +16,17 @@ export function sig(x: number | null | undefined, digits = 3): string {
   return x.toFixed(decimals);
 }
 
-/** US dollars with cents or whole ("$247.07", "$1,071"). */
+/**
+ * US dollars with cents or whole ("$247.07", "$1,071", "−$12"). The sign is the shown amount's: a
+ * negative that rounds to nothing ("−0.3" whole, an interval's end at −0) is "$0", never "−$0".
+ */
 export function dollars(x: number | null | undefined, cents = true): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return "–";
   const s = Math.abs(x).toLocaleString("en-US", {
     minimumFractionDigits: cents ? 2 : 0,
     maximumFractionDigits: cents ? 2 : 0,
   });
-  return `${x < 0 ? "−" : ""}$${s}`;
+  return `${x < 0 && /[1-9]/.test(s) ? "−" : ""}$${s}`;
 }
 
 /** A fraction as a percentage ("92.6%"). */

@@ -15,6 +15,8 @@ import {
   sig,
   stars,
 } from "../../../analysis/report/index.ts";
+import type { PriceEquivalent } from "../../../analysis/shop/index.ts";
+import { peCell } from "../../../analysis/shop/tables.ts";
 import { presetAgents, simulateChoiceTrials } from "../choice/simulate.ts";
 
 describe("formatting", () => {
@@ -31,6 +33,18 @@ describe("formatting", () => {
     expect(pValue(1e-157)).toBe("1.0e-157");
     expect(stars(0.0004)).toBe("***");
     expect(stars(0.2)).toBe("");
+  });
+
+  it("money that rounds to nothing has no sign: a price-equivalent interval's end is $0, never −$0", () => {
+    expect(dollars(-0.3, false)).toBe("$0");
+    expect(dollars(-0, false)).toBe("$0");
+    expect(dollars(-0)).toBe("$0.00");
+    expect(dollars(-0.004)).toBe("$0.00");
+    // Rounded away from zero, the amount is shown and so is its sign.
+    expect(dollars(-0.5, false)).toBe("−$1");
+    expect(dollars(-0.005)).toBe("−$0.01");
+    // The interval the issue showed ("$51 [−$0, $102]"), as the shop's table writes it.
+    expect(peCell({ dollars: 51, low: -0.2, high: 102 } as PriceEquivalent)).toBe("$51 [$0, $102]");
   });
 
   it("markdown tables escape pipes and right-align numeric columns", () => {
