@@ -23,6 +23,7 @@ import type { ShopEpisodeModel } from "../../../cli/tui/records/shop.ts";
 import { JUST_BOOK } from "../../../environments/shop/client/wording.ts";
 import { type PlayedEpisode, playEpisode, scripted, talkativeClient, taskOf } from "./client-fixtures.ts";
 import { lines, widest } from "./fixtures.ts";
+import { haggleRun } from "./negotiation-fixtures.ts";
 
 afterEach(() => cleanup());
 
@@ -315,6 +316,23 @@ describe("a shop episode with a client, plain and in the list", () => {
       for (const part of items[cursor]!.summary.detail.split(" · ")) expect(flat(f)).toContain(words(part));
       expect(f).toContain("(end)");
     }
+  });
+});
+
+describe("a shop episode with a client and offers", () => {
+  it("draws the negotiations beside the conversation, and the client's score", async () => {
+    const run = await haggleRun({ client: "sim:terse", tasks: "2" });
+    run.store.close();
+    const r = run.records.find((x) => Array.isArray(x.negotiations) && x.negotiations.length > 0)!;
+    expect(r.client).toBeDefined();
+    const f = view(r, { width: 100, height: 40 });
+    expect(lines(f).length).toBeLessThanOrEqual(41);
+    expect(widest(f)).toBeLessThanOrEqual(100);
+    expect(f).toContain("client sim:terse (terse persona, patience 6)");
+    expect(f).toMatch(/offers · \d+ negotiations?/);
+    expect(f).toMatch(/seller-\d · list /);
+    expect(f).toMatch(/regret \$[\d,.]+ a night/);
+    expect(f).toContain("0 messages to the client");
   });
 });
 
