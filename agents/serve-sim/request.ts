@@ -58,16 +58,21 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
+/** The texts of a message: its string content, or each of its text parts apart; none for null. */
+export function wireTexts(m: WireMessage): string[] {
+  const c = m.content;
+  if (typeof c === "string") return [c];
+  if (!Array.isArray(c)) return [];
+  const texts: string[] = [];
+  for (const part of c) {
+    if (isObject(part) && part.type === "text" && typeof part.text === "string") texts.push(part.text);
+  }
+  return texts;
+}
+
 /** The text of a message: its string content, or its text parts joined; "" for null. */
 export function messageText(m: WireMessage): string {
-  const c = m.content;
-  if (typeof c === "string") return c;
-  if (!Array.isArray(c)) return "";
-  let text = "";
-  for (const part of c) {
-    if (isObject(part) && part.type === "text" && typeof part.text === "string") text += part.text;
-  }
-  return text;
+  return wireTexts(m).join("");
 }
 
 function checkMessages(raw: unknown): RequestProblem | null {

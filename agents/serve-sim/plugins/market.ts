@@ -6,6 +6,7 @@
  */
 import type { Observation } from "../../../environments/kernel/types.ts";
 import { observeSeller } from "../../../environments/market/observe.ts";
+import { sellerSystemPrompt } from "../../../environments/market/prompt.ts";
 import { TOOL_CALL_BATCH } from "../../../environments/shop/actions.ts";
 import { actionLine } from "../../../environments/shop/grammar.ts";
 import { SELLER_PRESETS } from "../../sim/market/presets.ts";
@@ -24,7 +25,12 @@ export const marketSimPlugin: SimPlugin = {
       () => preset.make(`sim:${name}`) as never,
     ]),
   ),
-  observe: (messages) => observeSeller(messages) as Observation<unknown> | null,
+  observe(messages): Observation<unknown> | null {
+    const seen = observeSeller(messages);
+    // observeSeller reads the rules out of the system prompt by pattern; the prompt must also be
+    // exactly the one those rules write, or a framework's text beside it would read as part of it.
+    return seen && messages[0]?.content === sellerSystemPrompt(seen.view.rules) ? seen : null;
+  },
   reply(action: unknown): SimReply {
     const a = asArgs(action);
     if (a.type === "reply") return { kind: "text", text: String(a.text ?? "") };

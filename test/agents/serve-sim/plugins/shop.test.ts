@@ -10,7 +10,7 @@ const task = buildShopTasks({ tasks: 4, seed: 3 }, DEFAULT_HOTEL_POOL).find((t) 
 const TOOLS = toolsFromActions(ShopActionSchema);
 
 describe("the shop serve-sim plugin", () => {
-  it("is registered and serves sim-shop-<preset> models, the hagglers after the shoppers", () => {
+  it("is registered and serves sim-shop-<preset> models, the hagglers after the shoppers, the asking shoppers last", () => {
     expect(SIM_PLUGINS).toContain(shopSimPlugin);
     expect(Object.keys(shopSimPlugin.models)).toEqual([
       `${SHOP_MODEL_PREFIX}careful`,
@@ -24,6 +24,8 @@ describe("the shop serve-sim plugin", () => {
       `${SHOP_MODEL_PREFIX}anchoring-haggler`,
       `${SHOP_MODEL_PREFIX}one-seller-haggler`,
       `${SHOP_MODEL_PREFIX}seller-playing-haggler`,
+      `${SHOP_MODEL_PREFIX}asks-first`,
+      `${SHOP_MODEL_PREFIX}asks-price`,
     ]);
   });
 
