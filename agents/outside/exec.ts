@@ -19,6 +19,15 @@
  *   stops the run.
  * When the episode is over the program has a few seconds to exit by itself, then its group gets
  * SIGTERM and then SIGKILL; an episode cut short (the run stopped, the trial failed) stops it at once.
+ * The program runs under a watchdog (`watchdog.ts`) that ends its group when bazaar dies, however it
+ * dies: no `exec:` agent outlives the bazaar that started it.
+ *
+ * `serve --max-abandons` (a session that leaves its trial without acting, again and again, is that
+ * agent's non-answer) has no `exec:` counterpart, on purpose: a program that exits 0 without acting
+ * has given its non-answer at once, and one that exits non-zero has crashed — a failed trial whose
+ * stderr the summary quotes, which the user fixes and runs again. `run` never replays a failed trial
+ * within one command, so nothing loops; counting crashes as answers would hide a broken agent in the
+ * data.
  *
  * The MCP SDK and the HTTP host load at the first episode (a run without `exec:` agents loads none).
  */
@@ -27,6 +36,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { AgentFailure } from "../../environments/kernel/failures.ts";
 import type { CallResult, ToolSurface } from "../../environments/kernel/surface.ts";
@@ -35,6 +45,7 @@ import { splitCommand } from "./exec-words.ts";
 import type { McpHttpHost } from "./http.ts";
 import type { OutsideOptions, OutsidePlayer } from "./types.ts";
 import { type EpisodeLink, WaitingAgent } from "./waiting.ts";
+import { REPORT_FD, underWatchdog, type WatchdogReport } from "./watchdog.ts";
 
 /** Variables of bazaar's environment every program gets (those that are set); the rest by `--pass-env`. */
 export const MINIMAL_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "SHELL"] as const;
@@ -49,6 +60,22 @@ const DRAIN_MS = 1_000;
 const TAIL_CHARS = 500;
 /** The server's version in MCP's initialize (bazaar's). */
 const SERVER_VERSION = "0.1.0";
+/**
+ * Characters of the task `BAZAAR_TASK` holds. Linux refuses a variable over 128 KiB (E2BIG: the
+ * program would not start at all); a longer task is cut there, with a pointer to the file that holds
+ * it whole.
+ */
+export const TASK_ENV_CHARS = 32_000;
+
+/** The task as `BAZAAR_TASK` gives it: whole, or cut with a pointer to `BAZAAR_TASK_FILE`. */
+export function taskVariable(text: string): string {
+  if (text.length <= TASK_ENV_CHARS) return text;
+  const note = `\n\n[… the task is cut here at ${TASK_ENV_CHARS.toLocaleString("en-US")} of its ${text.length.toLocaleString("en-US")} characters; the whole task is in the JSON file named by $BAZAAR_TASK_FILE (instructions, request, messages)]`;
+  let head = text.slice(0, TASK_ENV_CHARS - note.length);
+  // Not half a surrogate pair at the cut.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head}${note}`;
+}
 
 /** `exec:<command>`: a program started once per episode with a private MCP endpoint. */
 export function execPlayer(
@@ -197,6 +224,8 @@ class ExecEpisode {
   private child: ChildProcess | null = null;
   private readonly stdout = new Tail();
   private readonly stderr = new Tail();
+  /** What the watchdog reported on its fd 3 (JSON lines). */
+  private reported = "";
   /** The episode is over (ended, or cut short): nothing more starts. */
   private over = false;
   /** The program is gone (exited, never started, could not start). */
@@ -216,7 +245,10 @@ class ExecEpisode {
     this.link.onEnd((r) => this.ended(r));
     this.setUp().catch((err: unknown) => {
       this.gone = true;
-      this.link.gone(`the agent could not be started: ${err instanceof Error ? err.message : String(err)}`);
+      this.link.gone(
+        `the agent could not be started: ${err instanceof Error ? err.message : String(err)}`,
+        "the process could not be started",
+      );
       this.cleanUp();
     });
   }
@@ -281,7 +313,7 @@ class ExecEpisode {
     }
     this.spawn({
       BAZAAR_MCP_URL: url,
-      BAZAAR_TASK: link.task.text,
+      BAZAAR_TASK: taskVariable(link.task.text),
       BAZAAR_TASK_FILE: taskFile,
       BAZAAR_MCP_CONFIG: configFile,
     });
@@ -294,33 +326,29 @@ class ExecEpisode {
       if (value !== undefined) env[name] = value;
     }
     Object.assign(env, bazaarEnv);
-    const [program, ...args] = this.words as [string, ...string[]];
     const cwd = this.options.cwd ?? process.cwd();
-    const child = spawn(program, args, {
+    const watched = underWatchdog(this.words, env);
+    // The watchdog leads the new process group, the program is its child there (see watchdog.ts).
+    const child = spawn(watched.program, watched.args, {
       cwd,
-      env,
+      env: watched.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
       windowsHide: true,
     });
     this.child = child;
+    // The watchdog's lifeline: held open, never written to; the kernel closes it when bazaar dies.
+    child.stdin?.on("error", () => {});
     child.stdout?.setEncoding("utf8").on("data", (s: string) => this.stdout.push(s));
     child.stderr?.setEncoding("utf8").on("data", (s: string) => this.stderr.push(s));
+    const reports = child.stdio[REPORT_FD] as Readable | null;
+    reports?.setEncoding("utf8").on("data", (s: string) => {
+      this.reported += s;
+    });
     child.on("error", (err: NodeJS.ErrnoException) => {
-      // Only a program that never started is this episode's concern (a failed kill is not).
+      // Only a watchdog that never started is this episode's concern (a failed kill is not).
       if (child.pid !== undefined || this.gone) return;
-      this.gone = true;
-      const message = `the agent's command could not be started: ${err.message}`;
-      if (err.code === "ENOENT" || err.code === "EACCES" || err.code === "ENOTDIR") {
-        const failure = new AgentFailure(
-          "configuration",
-          `exec: ${message}`,
-          `check the program "${program}" (looked up on PATH, relative paths from ${cwd})`,
-        );
-        this.misconfigured(failure);
-      }
-      this.link.gone(message);
-      this.cleanUp();
+      this.notStarted(err.code, err.message, cwd);
     });
     if (child.pid === undefined) return;
     const pid = child.pid;
@@ -332,7 +360,7 @@ class ExecEpisode {
     child.on("exit", (code, signal) => {
       // Whatever the program left behind in its group goes with it.
       killGroup(pid, "SIGKILL");
-      const settle = () => this.exited(code, signal);
+      const settle = () => this.exited(code, signal, cwd);
       if (closed) return settle();
       const drained = setTimeout(settle, DRAIN_MS);
       child.once("close", () => {
@@ -342,9 +370,54 @@ class ExecEpisode {
     });
   }
 
-  /** The program exited: before the episode was over, that is the trial's fate. */
-  private exited(code: number | null, signal: NodeJS.Signals | null): void {
+  /** What the watchdog said on its report fd (`watchdog.ts`), line by line. */
+  private reports(): WatchdogReport[] {
+    const out: WatchdogReport[] = [];
+    for (const line of this.reported.split("\n"))
+      if (line.trim() !== "")
+        try {
+          out.push(JSON.parse(line) as WatchdogReport);
+        } catch {
+          // Cut short by a kill: what it said before still counts.
+        }
+    return out;
+  }
+
+  /**
+   * The command could not be started: no such program, or not executable, is the run's
+   * configuration (no trial can be played); anything else fails this trial.
+   */
+  private notStarted(code: string | undefined, reason: string, cwd: string): void {
     if (this.gone) return;
+    this.gone = true;
+    if (this.child?.pid !== undefined) running.delete(this.child.pid);
+    const program = this.words[0] as string;
+    const message = `the agent's command could not be started: ${reason}`;
+    if (code === "ENOENT" || code === "EACCES" || code === "ENOTDIR") {
+      const failure = new AgentFailure(
+        "configuration",
+        `exec: ${message}`,
+        `check the program "${program}" (looked up on PATH, relative paths from ${cwd})`,
+      );
+      this.misconfigured(failure);
+    }
+    this.link.gone(message, "the process could not be started");
+    this.cleanUp();
+  }
+
+  /** The program exited: before the episode was over, that is the trial's fate. */
+  private exited(code: number | null, signal: NodeJS.Signals | null, cwd: string): void {
+    if (this.gone) return;
+    const reports = this.reports();
+    const unstarted = reports.find((r) => "spawnError" in r);
+    if (unstarted && "spawnError" in unstarted) {
+      this.notStarted(unstarted.spawnError.code, unstarted.spawnError.message, cwd);
+      return;
+    }
+    // The program's own exit, as the watchdog saw it (the watchdog mirrors it, but a signal node
+    // ignores, SIGPIPE, cannot be mirrored).
+    const exit = reports.find((r) => "exit" in r);
+    if (exit && "exit" in exit) ({ code, signal } = exit.exit);
     this.gone = true;
     if (this.child?.pid !== undefined) running.delete(this.child.pid);
     if (!this.over && !this.link.over) {
@@ -358,6 +431,7 @@ class ExecEpisode {
         const err = this.stderr.last();
         this.link.gone(
           `the agent ${how}; ${err === null ? "it wrote nothing to stderr" : `stderr ended: ${err}`}`,
+          signal !== null ? `the process was killed by ${signal}` : `the process exited ${code}`,
         );
       }
     }

@@ -119,7 +119,8 @@ class EpisodeRun {
     if (this.link.over) return;
     const failure = graphFailure(err);
     this.failure = failure;
-    if (failure instanceof AgentFailure) this.link.gone(failure.message);
+    if (failure instanceof AgentFailure)
+      this.link.gone(failure.message, failure.label ?? "the graph's model call failed after every retry");
     else this.link.quit(failure.message);
   }
 

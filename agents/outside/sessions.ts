@@ -4,8 +4,12 @@
  * only connects or lists tools holds nothing); that admits one trial to the runner (`admit`), whose
  * lease is claimed then; the trial's first turn makes its link, which goes to the session that has
  * waited longest. A session that closes before its episode ends leaves the trial failed (played
- * again by a later session), never answered.
+ * again by a later session), never answered — unless it is the `maxAbandons`-th session in a row to
+ * end with that trial claimed and no step taken: an agent that always leaves a trial without acting
+ * (a framing it cannot read, a task it refuses) would otherwise be handed it forever, so that is its
+ * non-answer (DESIGN.md § Agents from outside).
  */
+import { DEFAULT_MAX_ABANDONS, LEFT_WITHOUT_ACTING } from "../../environments/kernel/failures.ts";
 import { GET_TASK_TOOL } from "../../environments/kernel/surface.ts";
 import type { SessionEpisodes } from "./mcp.ts";
 import type { EpisodeLink } from "./waiting.ts";
@@ -26,12 +30,22 @@ export class SessionHub {
   private closedText: string | null = null;
   /** Sessions that are playing or waiting, for the server's status lines. */
   active = 0;
+  /** Per trial key: the sessions in a row that ended with it claimed and no step taken. */
+  private readonly abandons = new Map<string, number>();
 
   /**
    * @param serial a session plays episodes one after another (stdio: the one session there is);
    * otherwise a session plays one episode and later calls are told it is over.
+   * @param maxAbandons sessions in a row that may leave a trial without acting before that is the
+   * agent's non-answer (`--max-abandons`).
    */
-  constructor(private readonly serial: boolean) {}
+  constructor(
+    private readonly serial: boolean,
+    private readonly maxAbandons = DEFAULT_MAX_ABANDONS,
+  ) {
+    if (!Number.isInteger(maxAbandons) || maxAbandons < 1)
+      throw new RangeError(`maxAbandons must be a whole number ≥ 1, got ${maxAbandons}`);
+  }
 
   /** The runner's admission: resolves once a session waits for an episode no admitted trial will serve. */
   admit = async (signal: AbortSignal): Promise<(() => void) | null> => {
@@ -58,6 +72,10 @@ export class SessionHub {
   /** The waiting agent's `linkEpisode`: the new episode goes to the session that has waited longest. */
   link = (link: EpisodeLink): void => {
     this.admitted = Math.max(0, this.admitted - 1);
+    // A trial someone acted in is no longer being left: its count starts again (or is done with).
+    link.onEnd(() => {
+      if (link.steps > 0) this.abandons.delete(link.trialKey);
+    });
     const w = this.waiting.shift();
     if (w) w.resolve(link);
     else this.orphans.push(link);
@@ -141,8 +159,34 @@ export class SessionHub {
         closed = true;
         this.active--;
         cancel();
-        link?.gone("the MCP session closed before the episode ended");
+        if (link) this.left(link);
       },
     };
+  }
+
+  /** A session ended before its episode did: the trial is failed, or, left once too often, answered. */
+  private left(link: EpisodeLink): void {
+    if (link.over) return;
+    if (link.steps > 0) {
+      this.abandons.delete(link.trialKey);
+      link.gone(
+        `the MCP session closed mid-episode, after ${link.steps} step${link.steps === 1 ? "" : "s"}`,
+        "the MCP session closed mid-episode",
+      );
+      return;
+    }
+    const times = (this.abandons.get(link.trialKey) ?? 0) + 1;
+    if (times >= this.maxAbandons) {
+      this.abandons.delete(link.trialKey);
+      link.quit(
+        `${LEFT_WITHOUT_ACTING} ${times} time${times === 1 ? "" : "s"}: ${times === 1 ? "its MCP session" : `${times} MCP sessions in a row`} took this trial and ended before a step (--max-abandons ${this.maxAbandons})`,
+      );
+      return;
+    }
+    this.abandons.set(link.trialKey, times);
+    link.gone(
+      `the MCP session closed before its first step (${times} of ${this.maxAbandons} in a row for this trial; at ${this.maxAbandons} it is the agent's non-answer, --max-abandons)`,
+      "the MCP session closed before its first step",
+    );
   }
 }

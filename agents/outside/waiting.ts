@@ -45,6 +45,8 @@ export class EpisodeLink {
   private chain: Promise<unknown> = Promise.resolve();
   private ended: CallResult | null = null;
   private goneReason: string | null = null;
+  /** What failed, in a few words, when the agent went away (`AgentFailure.label`). */
+  private goneLabel = "the outside agent went away";
   /** The agent ended the episode itself (`quit`), rather than going away (`gone`). */
   private quitByAgent = false;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -144,10 +146,12 @@ export class EpisodeLink {
   /**
    * The outside agent went away (its session closed, its process exited, it was idle too long):
    * the turn it owes fails as infrastructure, so the trial is stored failed and played again.
+   * `label` says what failed in a few words, for the summaries that count failed trials by cause.
    */
-  gone(reason: string): void {
+  gone(reason: string, label?: string): void {
     if (this.ended || this.goneReason !== null) return;
     this.goneReason = reason;
+    if (label) this.goneLabel = label;
     this.clearIdle();
     const w = this.waiting;
     this.waiting = null;
@@ -169,14 +173,22 @@ export class EpisodeLink {
   }
 
   private failure(): AgentFailure {
-    return new AgentFailure("infrastructure", `outside agent: ${this.goneReason}`);
+    return new AgentFailure("infrastructure", `outside agent: ${this.goneReason}`, undefined, this.goneLabel);
   }
 
   private armIdle(): void {
     this.clearIdle();
     if (this.idleMs > 0) {
+      // Whole seconds as such (the option is in seconds); a fraction (tests) not rounded to "0 s".
+      const seconds = Number.isInteger(this.idleMs / 1000)
+        ? String(this.idleMs / 1000)
+        : (this.idleMs / 1000).toFixed(1);
       this.idleTimer = setTimeout(
-        () => this.gone(`no tool call for ${Math.round(this.idleMs / 1000)} s (--episode-timeout)`),
+        () =>
+          this.gone(
+            `no tool call for ${seconds} s (--episode-timeout)`,
+            `idle past --episode-timeout (${seconds} s)`,
+          ),
         this.idleMs,
       );
       this.idleTimer.unref();

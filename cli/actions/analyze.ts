@@ -38,7 +38,7 @@ export async function analyzeRun(
     // Failed trials are missing data: in no estimate above, and said so.
     const failedNote =
       run.failed > 0
-        ? `${run.failed.toLocaleString("en-US")} trial${run.failed === 1 ? "" : "s"} of this run failed (a model call that failed after every retry) and ${run.failed === 1 ? "is" : "are"} in no estimate; the run's own \`bazaar run\` command runs them again`
+        ? `${run.failed.toLocaleString("en-US")} trial${run.failed === 1 ? "" : "s"} of this run failed (its agent could not act: \`bazaar runs\` says what failed) and ${run.failed === 1 ? "is" : "are"} in no estimate; the run's own \`bazaar run\` command runs them again`
         : null;
     // Non-responses that are answers cut at the output cap: the cap's doing, not the model's answer.
     const cut = store.cutNonResponseCount(runId);

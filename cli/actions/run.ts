@@ -22,6 +22,7 @@ import { ProgressLine } from "../progress.ts";
 import type { CommonRunOptions, EnvironmentCli } from "../run/index.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
+import { causeLines, leftLine, notesOf, type RunNotes } from "./failure-lines.ts";
 
 export interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
   retryErrors?: boolean;
@@ -37,7 +38,10 @@ export interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOpti
   leaseMs?: string;
 }
 
-function summary(result: RunResult, storePath: string, plan: RunPlan): string[] {
+const plural = (x: number, one: string, many = `${one}s`) =>
+  `${x.toLocaleString("en-US")} ${x === 1 ? one : many}`;
+
+function summary(result: RunResult, storePath: string, plan: RunPlan, notes: RunNotes): string[] {
   const n = (x: number) => x.toLocaleString("en-US");
   const earlier = result.stored - result.ranNow - result.byOthers;
   const others =
@@ -49,12 +53,18 @@ function summary(result: RunResult, storePath: string, plan: RunPlan): string[] 
     `run ${result.runId}: ${n(result.stored)} of ${n(plan.total)} trials stored (${n(result.ranNow)} this time${others}, ${n(earlier)} before)`,
     `agents: ${plan.agents.map((a) => a.label).join(", ")} · ${n(plan.tasks.length)} tasks × ${plan.replicates} replicate(s)`,
     `non-responses this time: ${n(result.nonResponsesNow)}${pct}${result.cutAtCapNow > 0 ? `, ${n(result.cutAtCapNow)} of them answers cut at the output cap (--max-tokens raises it)` : ""}`,
-    `store: ${shownStore(storePath)}`,
   ];
-  if (result.failed > 0)
+  if (notes.leftWithoutActing.length > 0)
     lines.push(
-      `failed: ${n(result.failed)} trial${result.failed === 1 ? "" : "s"} (${n(result.failedNow)} this time) whose model call failed after every retry — missing data, kept out of every estimate; run the same command again to re-run them`,
+      `left without acting: ${leftLine(notes.leftWithoutActing)} — non-responses: each trial's MCP sessions took it and ended before a step, --max-abandons times in a row (--retry-errors plays them again)`,
     );
+  lines.push(`store: ${shownStore(storePath)}`);
+  if (result.failed > 0) {
+    lines.push(
+      `failed: ${plural(result.failed, "trial")} (${n(result.failedNow)} this time) — missing data, kept out of every estimate; run the same command again to re-run them. What failed:`,
+    );
+    lines.push(...causeLines(notes.failures));
+  }
   if (result.target < plan.total && result.stored < plan.total && !result.interrupted) {
     lines.push(
       `${n(plan.total - result.stored)} trials remain: run the same command without --limit to finish`,
@@ -247,9 +257,11 @@ export async function runEnvironment(
     progress.end();
     const ending = result.interrupted || result.stored === 0 ? null : await headlineOf(store, plan, o.store);
     const batched = batch ? batching!.batchSummary(batch.counts(), store, plan.runId, prices) : null;
+    const notes = notesOf(store, plan.runId);
     if (o.json)
       printJson(out, {
         ...result,
+        ...notes,
         retries,
         ...(batched ? { batch: batched.json } : {}),
         total: plan.total,
@@ -258,7 +270,7 @@ export async function runEnvironment(
       });
     else {
       const n = (x: number) => x.toLocaleString("en-US");
-      for (const line of summary(result, o.store, plan)) out.log(line);
+      for (const line of summary(result, o.store, plan, notes)) out.log(line);
       if (retries > 0) out.log(`model retries this time: ${retries}`);
       // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
       for (const line of poolSummaryLines(plan.agents)) out.log(line);

@@ -5,6 +5,7 @@ import { type Output, printJson } from "../output.ts";
 import { costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
 import { shownStore } from "../store-option.ts";
 import { renderTable } from "../table.ts";
+import { causeLines, leftLine, notesOf } from "./failure-lines.ts";
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
@@ -43,7 +44,7 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
           },
         };
       });
-      return { ...r, usageByAgent: byAgent };
+      return { ...r, ...notesOf(store, r.id), usageByAgent: byAgent };
     });
     // Market runs (`bazaar run market`): one row each, standing for their rounds' runs.
     const markets = listMarkets(store).map((m) => ({
@@ -75,10 +76,19 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
       out.log(
         `market: a market run's row stands for its rounds' runs (<market>-r01-buyers, <market>-r01-sellers, …), which --json lists; bazaar analyze <market> reads them all`,
       );
-    if (runs.some((r) => r.failed > 0))
+    // What failed and who left without acting, run by run (the columns only count them).
+    const failedRuns = runs.filter((r) => r.failed > 0);
+    if (failedRuns.length > 0) {
       out.log(
-        "failed: trials whose model call failed after every retry (timeouts, 5xx) — missing data, in no estimate; the run's own command runs them again",
+        "failed: trials whose agent could not act — missing data, in no estimate; the run's own command runs them again. What failed:",
       );
+      for (const r of failedRuns) for (const line of causeLines(r.failures, `  ${r.id} `)) out.log(line);
+    }
+    for (const r of runs)
+      if (r.leftWithoutActing.length > 0)
+        out.log(
+          `left without acting in ${r.id}: ${leftLine(r.leftWithoutActing)} — non-responses (its MCP sessions took the trial and ended before a step, --max-abandons times in a row)`,
+        );
     const llm = runs.flatMap((r) =>
       r.usageByAgent.filter((a) => a.usage.calls + a.usage.cacheHits > 0).map((a) => ({ run: r.id, ...a })),
     );

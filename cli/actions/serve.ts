@@ -7,7 +7,7 @@
 import { SessionHub } from "../../agents/outside/sessions.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { environmentNamed, shopSurfaceName, surfaceEnvironment } from "../../environments/registry.ts";
-import { parseOption } from "../options.ts";
+import { parseOption, positiveInt } from "../options.ts";
 import type { Output } from "../output.ts";
 import type { EnvironmentCli } from "../run/index.ts";
 import { type RunOptions, runEnvironment } from "./run.ts";
@@ -15,6 +15,7 @@ import { type RunOptions, runEnvironment } from "./run.ts";
 export interface ServeOptions extends RunOptions {
   agentName: string;
   role: string;
+  maxAbandons: string;
   port: string;
   host: string;
   token?: string;
@@ -46,7 +47,9 @@ export async function serveEnvironment(envCli: EnvironmentCli, o: ServeOptions, 
       `--${slot.option} is the outside agent in serve: it is named by --agent-name`,
       `drop --${slot.option} ${String(o[slot.option])}`,
     );
-  const port = parseOption("port", (await import("zod")).z.coerce.number().int().min(0).max(65_535), o.port);
+  const { z } = await import("zod");
+  const port = parseOption("port", z.coerce.number().int().min(0).max(65_535), o.port);
+  const maxAbandons = parseOption("max-abandons", positiveInt, o.maxAbandons);
   // The live dashboard draws on stdout, which --stdio gives to the MCP channel.
   if (o.stdio && o.watch)
     throw new UserError(
@@ -61,7 +64,7 @@ export async function serveEnvironment(envCli: EnvironmentCli, o: ServeOptions, 
   // With --stdio, stdout is the MCP channel: everything bazaar says goes to stderr.
   const said: Output = o.stdio ? { log: (l) => out.error(l), error: (l) => out.error(l) } : out;
   const spec = `mcp:${o.agentName}`;
-  const hub = new SessionHub(o.stdio === true);
+  const hub = new SessionHub(o.stdio === true, maxAbandons);
   const version = (await import("../version.ts")).VERSION;
   const { episodeServer, serveInstructions } = await import("../../agents/outside/mcp.ts");
   const { surfaceOf } = await import("../../environments/kernel/surface.ts");

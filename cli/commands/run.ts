@@ -6,12 +6,14 @@ import type { Output } from "../output.ts";
 import { addOutsideOptions } from "../outside-options.ts";
 import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { storeOption } from "../store-option.ts";
+import { hideInapplicable, type Inapplicable, refuseInapplicable } from "./inapplicable.ts";
+
+/** The help heading of the outside agents' options (serve words it for its served agent). */
+export const OUTSIDE_HEADING = "agents from outside (exec:<command>, module:<file>[#export]):";
 
 /** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
 export function addSharedOptions(cmd: Command): Command {
-  return addOutsideOptions(
-    addRunOptions(cmd).optionsGroup("agents from outside (exec:<command>, module:<file>[#export]):"),
-  );
+  return addOutsideOptions(addRunOptions(cmd).optionsGroup(OUTSIDE_HEADING));
 }
 
 function addRunOptions(cmd: Command): Command {
@@ -28,7 +30,7 @@ function addRunOptions(cmd: Command): Command {
       )
       .option(
         "--retry-errors",
-        "also re-run the trials whose agent errored on the request itself (stored as non-responses, e.g. an HTTP 400); failed trials (timeouts, 5xx after every retry) always run again",
+        "also re-run the trials whose agent errored on the request itself (stored as non-responses, e.g. an HTTP 400, or an outside agent that left without acting); failed trials (a model call that failed after every retry, an outside agent gone mid-episode) always run again",
       )
       .option("--json", "print the result as JSON")
       .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
@@ -53,23 +55,24 @@ export function strayOption(
   flag: string,
   owners: ReadonlyMap<string, readonly string[]>,
   known: readonly string[],
+  command: "run" | "serve" = "run",
 ): UserError {
   const name = flag.replace(/=.*$/, "");
   const others = [...owners].filter(([other, flags]) => other !== env && flags.includes(name));
   if (others.length > 0) {
-    const names = others.map(([other]) => `\`run ${other}\``);
+    const names = others.map(([other]) => `\`${command} ${other}\``);
     const where = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
     return new UserError(
-      `${name} is an option of ${where}, not of \`run ${env}\``,
-      `see bazaar run ${env} --help`,
+      `${name} is an option of ${where}, not of \`${command} ${env}\``,
+      `see bazaar ${command} ${env} --help`,
     );
   }
   const near = known.filter((k) => k.startsWith(name.slice(0, 4)));
   return new UserError(
-    `unknown option '${name}' for \`run ${env}\``,
+    `unknown option '${name}' for \`${command} ${env}\``,
     near.length
-      ? `did you mean ${near.join(" or ")}? (bazaar run ${env} --help lists them)`
-      : `bazaar run ${env} --help lists its options`,
+      ? `did you mean ${near.join(" or ")}? (bazaar ${command} ${env} --help lists them)`
+      : `bazaar ${command} ${env} --help lists its options`,
   );
 }
 
@@ -90,8 +93,22 @@ export async function optionOwners(): Promise<Map<string, string[]>> {
   return new Map(owners);
 }
 
+/** Shared options that do not apply to an environment's run (hidden from its help, refused when given). */
+const NOT_RUN: Readonly<Record<string, readonly Inapplicable[]>> = {
+  // A market is rounds of runs, each built on the last (its driver refuses these, with advice).
+  market: [
+    {
+      flags: ["--limit", "--retry-errors"],
+      why: "a market's later rounds are built on its earlier ones",
+      refusedByAction: true,
+    },
+    { flags: ["--prices"], why: "its live view shows no cost (bazaar runs --prices prices its runs)" },
+  ],
+};
+
 /** An environment's subcommand in full: its own options, the shared ones, and the action. */
 async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Output): Promise<void> {
+  const rules = NOT_RUN[envCli.name] ?? [];
   const addOptions = await envCli.options();
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
   const a = envCli.answer;
@@ -108,10 +125,12 @@ async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Outp
       if (stray) throw strayOption(envCli.name, stray, await optionOwners(), visible(sub));
       if (cmd.args.length > 0)
         throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
+      refuseInapplicable(cmd, rules, `run ${envCli.name}`);
       if (envCli.driver) return (await envCli.driver())(o, out);
       const { runEnvironment } = await import("../actions/run.ts");
       await runEnvironment(envCli, o, out);
     });
+  hideInapplicable(sub, rules);
 }
 
 export function registerRun(program: Command, out: Output): void {

@@ -1,15 +1,27 @@
 import type { Command } from "commander";
 import { UserError } from "../../environments/kernel/errors.ts";
+import { DEFAULT_MAX_ABANDONS } from "../../environments/kernel/failures.ts";
 import type { ServeOptions } from "../actions/serve.ts";
 import type { Output } from "../output.ts";
 import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
-import { addSharedOptions, optionOwners, strayOption, visible } from "./run.ts";
+import { hideInapplicable, refuseInapplicable } from "./inapplicable.ts";
+import { addSharedOptions, OUTSIDE_HEADING, optionOwners, strayOption, visible } from "./run.ts";
+import { notServed, roleInArgs, SERVED } from "./served.ts";
 
 /** What `serve` adds to an environment's run options: who connects, where, and how long it stays. */
-function addServeOptions(cmd: Command): Command {
+function addServeOptions(cmd: Command, roles: readonly string[]): Command {
   return cmd
     .requiredOption("--agent-name <name>", "the outside agent's name: its trials are stored as mcp:<name>")
-    .option("--role <role>", "bargain: the role the outside agent plays, buyer or seller", "buyer")
+    .option(
+      "--role <role>",
+      `the role the outside agent plays${roles.length > 1 ? `: ${roles.join(" or ")}` : ""}`,
+      roles[0] ?? "buyer",
+    )
+    .option(
+      "--max-abandons <n>",
+      "MCP sessions in a row that may end with the same trial claimed and no step taken (each leaves it failed, played again) before that is the agent's non-answer, stored as 'left without acting'",
+      String(DEFAULT_MAX_ABANDONS),
+    )
     .option(
       "--port <n>",
       "port of the MCP endpoint (Streamable HTTP at http://<host>:<port>/mcp); 0 picks a free one",
@@ -21,18 +33,30 @@ function addServeOptions(cmd: Command): Command {
     .option("--keep-open", "stay up once every trial is stored (new sessions are told the run is complete)");
 }
 
-async function defineServe(sub: Command, envCli: EnvironmentCli, out: Output): Promise<void> {
+async function defineServe(sub: Command, envCli: EnvironmentCli, out: Output, args: readonly string[]) {
+  const served = SERVED[envCli.name];
+  const roles = served ? Object.keys(served.roles) : [];
+  // The help shows what applies to the role asked for (the default's when --role is not given).
+  const rules = notServed(envCli.name, roleInArgs(args, roles[0] ?? "buyer"));
   const addOptions = await envCli.options();
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
-  addServeOptions(sub.optionsGroup("serve options:"));
-  addSharedOptions(sub.optionsGroup("run options:"))
+  addServeOptions(sub.optionsGroup("serve options:"), roles);
+  addSharedOptions(sub.optionsGroup("run options:"));
+  // The served agent is an outside agent too; exec: and module: ones may play beside it.
+  const beside = served?.exec !== false ? "; exec:<command>, module:<file>[#export] beside it" : "";
+  for (const o of sub.options)
+    if (o.helpGroupHeading === OUTSIDE_HEADING)
+      o.helpGroup(`agents from outside (mcp:<name>, served${beside}):`);
+  hideInapplicable(sub, rules);
+  sub
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (o: ServeOptions, cmd: Command) => {
       const stray = cmd.args.find((a) => a.startsWith("-"));
-      if (stray) throw strayOption(envCli.name, stray, await optionOwners(), visible(sub));
+      if (stray) throw strayOption(envCli.name, stray, await optionOwners(), visible(sub), "serve");
       if (cmd.args.length > 0)
         throw new UserError(`\`serve ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
+      refuseInapplicable(cmd, notServed(envCli.name, o.role), `serve ${envCli.name}`);
       const { serveEnvironment } = await import("../actions/serve.ts");
       await serveEnvironment(envCli, o, out);
     });
@@ -49,9 +73,10 @@ export function registerServe(program: Command, out: Output): void {
     )
     .configureHelp({ subcommandTerm: (sub) => `${sub.name()} [options]` });
   for (const envCli of ENVIRONMENT_CLIS) serve.command(envCli.name).description(envCli.summary);
-  serve.hook("preSubcommand", async (_serve, sub) => {
+  serve.hook("preSubcommand", async (served, sub) => {
     const envCli = ENVIRONMENT_CLIS.find((e) => e.name === sub.name());
-    if (envCli) await defineServe(sub, envCli, out);
+    // `served.args`: the words after `serve`, not parsed yet (the environment's name first).
+    if (envCli) await defineServe(sub, envCli, out, served.args.slice(1));
   });
   serve
     .argument("[environment]")

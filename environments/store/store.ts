@@ -465,6 +465,23 @@ export class Store {
     );
   }
 
+  /**
+   * A run's non-responses whose agent error holds `words` (plain text, no LIKE wildcards), counted
+   * per agent: the summaries name the outside agents' non-answers "left without acting" this way.
+   */
+  agentErrorsHolding(runId: string, words: string): { agent: string; trials: number }[] {
+    if (/[%_\\]/.test(words)) throw new Error(`agentErrorsHolding: "${words}" holds a LIKE wildcard`);
+    return this.db
+      .all<{ agent: string; trials: number | string }>(
+        `SELECT agent, COUNT(*) AS trials FROM trials
+          WHERE run_id = ? AND agent_error = 1 AND non_response = 1 AND result LIKE ?
+          GROUP BY agent ORDER BY agent`,
+        runId,
+        `%${words}%`,
+      )
+      .map((r) => ({ agent: r.agent, trials: Number(r.trials) }));
+  }
+
   /** A run's failed trials (missing data), in seq order. */
   failedTrials(runId: string): FailedTrial[] {
     if (!this.hasFailedTable) return [];

@@ -23,6 +23,7 @@ interface RunJson {
   nonResponsesNow: number;
   failed: number;
   failedNow: number;
+  failures: { agent: string; label: string; trials: number }[];
 }
 
 /** `bazaar <args> --store <cwd>/s.db --json` in `cwd`, with its summary read. */
@@ -128,6 +129,12 @@ describe("bazaar run with exec: agents", () => {
         "outside agent: the agent exited with code 3; stderr ended: fixture: giving up with code 3",
       );
     }
+    // The summary and `bazaar runs` say what failed: the process's exit, not a model call.
+    const label = { agent: AGENT, label: "the process exited 3", trials: 2 };
+    expect(faulty.json!.failures).toEqual([label]);
+    const runs = await runCli(["runs", "--store", path.join(cwd, "s.db")], { cwd });
+    expect(runs.stdout).toContain(`  ${faulty.json!.runId} ${label.agent}: the process exited 3 (2)`);
+    expect(runs.stdout).not.toMatch(/model call|timeouts, 5xx/);
 
     const again = await run(args, cwd);
     expect(again.stderr).toBe("");
@@ -162,6 +169,9 @@ describe("bazaar run with exec: agents", () => {
     expect(failedTrials(hanging).map((f) => f.message)).toEqual(
       Array(2).fill("outside agent: no tool call for 3 s (--episode-timeout)"),
     );
+    expect(hang.json!.failures).toEqual([
+      { agent: AGENT, label: "idle past --episode-timeout (3 s)", trials: 2 },
+    ]);
   });
 
   it("the program's environment holds nothing of bazaar's beyond the minimal set and what --pass-env names", async () => {

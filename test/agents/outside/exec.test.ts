@@ -8,7 +8,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { execPlayer, MINIMAL_ENV, mcpConfig } from "../../../agents/outside/exec.ts";
+import {
+  execPlayer,
+  MINIMAL_ENV,
+  mcpConfig,
+  TASK_ENV_CHARS,
+  taskVariable,
+} from "../../../agents/outside/exec.ts";
 import type { OutsideOptions } from "../../../agents/outside/registry.ts";
 import { SHOP_PRESETS } from "../../../agents/sim/shop/presets.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
@@ -180,6 +186,28 @@ describe("exec: agents", () => {
     expect("NOT_SET_ANYWHERE" in passed.env).toBe(false);
   });
 
+  it("BAZAAR_TASK holds the task whole up to its cap; a longer one is cut there, pointing to BAZAAR_TASK_FILE", () => {
+    const short = "You are a shopper.\n\nBook a hotel.";
+    expect(taskVariable(short)).toBe(short);
+    const exact = "x".repeat(TASK_ENV_CHARS);
+    expect(taskVariable(exact)).toBe(exact);
+    // Far under Linux's 128 KiB for one variable, however many bytes a character takes.
+    expect(4 * TASK_ENV_CHARS).toBeLessThan(128 * 1024);
+    const long = `${"é".repeat(TASK_ENV_CHARS)}${"y".repeat(50_000)}`;
+    const cut = taskVariable(long);
+    expect(cut.length).toBeLessThanOrEqual(TASK_ENV_CHARS);
+    expect(long.startsWith(cut.slice(0, cut.indexOf("\n\n[…")))).toBe(true);
+    expect(cut).toMatch(
+      /\n\n\[… the task is cut here at 32,000 of its 82,000 characters; the whole task is in the JSON file named by \$BAZAAR_TASK_FILE \(instructions, request, messages\)\]$/,
+    );
+    // Never half of a surrogate pair at the cut, whichever half the cut falls after.
+    for (const pad of ["", "a"]) {
+      const emoji = taskVariable(`${pad}${"😀".repeat(TASK_ENV_CHARS)}`);
+      expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+      expect(emoji.slice(pad.length, emoji.indexOf("\n\n[…"))).toMatch(/^(😀)+$/u);
+    }
+  });
+
   it("a program that exits 0 before the episode is over leaves its non-answer with the tail of its output", async () => {
     const r = await play(execAgent("--fault=exit0"), shopTasks()[0]!);
     expect(r.output.endReason).toBe("agent-error");
@@ -194,12 +222,14 @@ describe("exec: agents", () => {
     expect(exit3.failure).toEqual({
       kind: "infrastructure",
       message: "outside agent: the agent exited with code 3; stderr ended: fixture: giving up with code 3",
+      label: "the process exited 3",
     });
     expect(exit3.turns).toBe(1);
     const crash = await failureOf(play(execAgent("--fault=crash"), shopTasks()[0]!));
     expect(crash.failure.kind).toBe("infrastructure");
     expect(crash.failure.message).toMatch(/^outside agent: the agent exited with code 1; stderr ended: /);
     expect(crash.failure.message).toContain("Error: fixture crashed on purpose");
+    expect(crash.failure.label).toBe("the process exited 1");
   });
 
   it("a malformed call is a tool error and an invalid call, as natively; calls after the end get the outcome", async () => {
@@ -229,6 +259,7 @@ describe("exec: agents", () => {
       play(execAgent(`--fault=grandchild --log=${log}`, { episodeTimeoutMs: 5_000 }), shopTasks()[0]!),
     );
     expect(failed.failure.message).toBe("outside agent: no tool call for 5 s (--episode-timeout)");
+    expect(failed.failure.label).toBe("idle past --episode-timeout (5 s)");
     const task = logged(log, "task")!;
     const grandchild = logged(log, "grandchild")!.grandchild as number;
     await until("the program and its child to be stopped", () =>

@@ -177,7 +177,8 @@ describe("a graph's run ends with its episode", () => {
     for (const f of failed)
       expect(f.failure).toEqual({
         kind: "infrastructure",
-        message: "outside agent: no tool call for 0 s (--episode-timeout)",
+        message: "outside agent: no tool call for 0.3 s (--episode-timeout)",
+        label: "idle past --episode-timeout (0.3 s)",
       });
     await until(() => recorded("aborted", before).length === 2);
   });

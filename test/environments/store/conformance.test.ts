@@ -371,6 +371,30 @@ describe.each(backends)("store conformance: $name", (backend) => {
     });
   });
 
+  it("counts per agent the non-responses whose agent error holds given words", () => {
+    store.ensureRun({ id: "W", env: "shop", config: {}, total: 4 });
+    const left = (seq: number, agent: string, error: string, nonResponse = true) =>
+      trial(seq, {
+        runId: "W",
+        agent,
+        agentError: true,
+        nonResponse,
+        resultJson: JSON.stringify({ outcome: { nonResponse: { reason: `agent error: ${error}` } } }),
+      });
+    store.writeTrials([
+      left(0, "mcp:a", "left without acting 3 times: …"),
+      left(1, "mcp:a", "left without acting 3 times: …"),
+      left(2, "mcp:b", "the agent exited (code 0) before the episode was over"),
+      left(3, "mcp:b", "left without acting 1 time: …"),
+    ]);
+    expect(store.agentErrorsHolding("W", "left without acting")).toEqual([
+      { agent: "mcp:a", trials: 2 },
+      { agent: "mcp:b", trials: 1 },
+    ]);
+    expect(store.agentErrorsHolding("r1", "left without acting")).toEqual([]);
+    expect(() => store.agentErrorsHolding("W", "50%")).toThrow("wildcard");
+  });
+
   it("deletes agent-error trials so that the run redoes them", () => {
     store.ensureRun({ id: "E", env: "choice", config: {}, total: 3 });
     store.writeTrials([0, 1, 2].map((s) => trial(s, { runId: "E", agentError: s === 1 })));
