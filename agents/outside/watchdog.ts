@@ -10,6 +10,8 @@
  * - it ignores the polite signals (SIGTERM, SIGINT, SIGHUP) sent to the group, so that it outlives
  *   the agent to report how it ended: one JSON line on fd 3, `{"exit": {"code", "signal"}}`, and then
  *   it exits as the agent did (the same code, or the same signal raised on itself);
+ * - once bazaar is gone it also removes the episode's folder (the task file and the MCP config,
+ *   `bazaar-exec-*` in the temp folder), which bazaar's own exit hook would have removed;
  * - a command that cannot start (no such program) is reported there as
  *   `{"spawnError": {"code", "message"}}`, so bazaar tells a missing program (the run's
  *   configuration) from an agent that failed.
@@ -39,7 +41,8 @@ export type WatchdogReport =
 const SOURCE = String.raw`
 "use strict";
 const { spawn } = require("node:child_process");
-const { writeSync } = require("node:fs");
+const { rmSync, writeSync } = require("node:fs");
+const path = require("node:path");
 const [program, ...args] = process.argv.slice(1);
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
@@ -67,9 +70,21 @@ child.on("error", (err) => {
   report({ spawnError: { code: err.code, message: err.message } });
   process.exit(127);
 });
+// The episode's folder, which only bazaar's exit hook would otherwise remove (never anything else).
+const leftovers = () => {
+  const dir = env.BAZAAR_TASK_FILE ? path.dirname(env.BAZAAR_TASK_FILE) : "";
+  if (path.basename(dir).startsWith("bazaar-exec-"))
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {}
+};
+const finish = () => {
+  leftovers();
+  killGroup("SIGKILL");
+};
 child.on("exit", (code, signal) => {
   // bazaar is gone: nothing reads how the agent ended; what it left in the group goes with it.
-  if (orphaned) return killGroup("SIGKILL");
+  if (orphaned) return finish();
   report({ exit: { code, signal } });
   if (signal !== null) {
     for (const s of polite) process.off(s, ignore);
@@ -85,7 +100,7 @@ const gone = () => {
   if (orphaned) return;
   orphaned = true;
   killGroup("SIGTERM");
-  setTimeout(() => killGroup("SIGKILL"), ${ORPHAN_GRACE_MS});
+  setTimeout(finish, ${ORPHAN_GRACE_MS});
 };
 process.stdin.on("data", ignore);
 process.stdin.on("end", gone);

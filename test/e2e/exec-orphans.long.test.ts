@@ -3,7 +3,7 @@
  * compiled CLI runs shop episodes whose programs (test/fixtures/outside/client.mjs, fault
  * `grandchild`) wait forever with a child process of their own; bazaar is then killed mid-episode —
  * by SIGKILL, which no exit hook survives, and by two quick SIGINTs — and the test polls, with a
- * deadline, until no agent, no agent's child and no watchdog is left.
+ * deadline, until no agent, no agent's child and no watchdog is left, nor the episodes' folders.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -17,6 +17,7 @@ interface LogLine {
   pid: number;
   event: string;
   grandchild?: number;
+  taskFile?: string;
 }
 
 function logLines(file: string): LogLine[] {
@@ -62,7 +63,7 @@ async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Prom
  * `bazaar run shop` with two hanging `exec:` episodes at once; resolves once both programs and their
  * children are up, with their pids and their watchdogs'.
  */
-async function twoHangingEpisodes(): Promise<{ bazaar: ChildProcess; pids: number[] }> {
+async function twoHangingEpisodes(): Promise<{ bazaar: ChildProcess; pids: number[]; folders: string[] }> {
   const cwd = tempDir("bazaar-orphans-");
   const log = path.join(cwd, "log.jsonl");
   const bazaar = spawn(
@@ -95,24 +96,33 @@ async function twoHangingEpisodes(): Promise<{ bazaar: ChildProcess; pids: numbe
   for (const w of watchdogs) expect(parentOf(w)).toBe(bazaar.pid);
   const pids = [...agents, ...up.map((l) => l.grandchild!), ...watchdogs];
   expect(pids.every(alive)).toBe(true);
-  return { bazaar, pids };
+  const folders = logLines(log)
+    .filter((l) => l.event === "task")
+    .map((l) => path.dirname(l.taskFile!));
+  expect(folders.every((f) => existsSync(f))).toBe(true);
+  return { bazaar, pids, folders };
 }
 
 describe("exec: agents never outlive bazaar", () => {
   it("SIGKILL of bazaar run --agent exec:… mid-episode leaves no agent process", async () => {
-    const { bazaar, pids } = await twoHangingEpisodes();
+    const { bazaar, pids, folders } = await twoHangingEpisodes();
     const killed = new Promise((resolve) => bazaar.once("exit", resolve));
     bazaar.kill("SIGKILL");
     await killed;
     await until("every agent process to be gone", () => (pids.some(alive) ? undefined : true));
+    // The watchdogs removed what bazaar's exit hook would have: the task files, the MCP configs.
+    expect(folders.filter((f) => existsSync(f))).toEqual([]);
   });
 
   it("two quick SIGINTs leave no agent process either", async () => {
-    const { bazaar, pids } = await twoHangingEpisodes();
+    const { bazaar, pids, folders } = await twoHangingEpisodes();
     const ended = new Promise((resolve) => bazaar.once("exit", resolve));
     bazaar.kill("SIGINT");
     bazaar.kill("SIGINT");
     await ended;
     await until("every agent process to be gone", () => (pids.some(alive) ? undefined : true));
+    await until("the episodes' folders to be gone", () =>
+      folders.some((f) => existsSync(f)) ? undefined : true,
+    );
   });
 });

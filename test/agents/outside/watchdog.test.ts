@@ -6,10 +6,12 @@
  * mirrored, a missing program reported as such, NODE_OPTIONS the agent's alone.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { REPORT_FD, underWatchdog, type WatchdogReport } from "../../../agents/outside/watchdog.ts";
+import { tempDir } from "../../helpers/cli.ts";
 
 interface Watched {
   child: ChildProcess;
@@ -83,20 +85,37 @@ setInterval(() => {}, 1000);
 `;
 
 describe("the exec: watchdog", () => {
-  it("ends the agent's whole group, grandchildren and SIGTERM-ignoring ones included, once the pipe from bazaar closes", async () => {
-    const w = watch(agent(STUBBORN));
+  it("ends the agent's whole group, grandchildren and SIGTERM-ignoring ones included, once the pipe from bazaar closes; removes the episode's folder", async () => {
+    // The episode's folder as exec.ts makes it (bazaar-exec-*), and one that is not bazaar's.
+    const folder = (name: string) => {
+      const dir = path.join(tempDir(), name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "task.json"), "{}");
+      return dir;
+    };
+    const episodeDir = folder("bazaar-exec-test");
+    const otherDir = folder("someone-elses");
+    const w = watch(agent(STUBBORN), { BAZAAR_TASK_FILE: path.join(episodeDir, "task.json") });
+    const plain = watch(agent("setInterval(() => {}, 1000); console.log('up')"), {
+      BAZAAR_TASK_FILE: path.join(otherDir, "task.json"),
+    });
     const pids = await until("the agent's pids", () => {
       const line = w.stdout().split("\n")[0];
       return line ? (JSON.parse(line) as { agent: number; grandchild: number }) : undefined;
     });
+    await until("the other agent to start", () => (plain.stdout().includes("up") ? true : undefined));
     expect(alive(pids.agent) && alive(pids.grandchild)).toBe(true);
     // While bazaar lives, nothing happens to them.
     expect(w.child.exitCode).toBeNull();
     w.child.stdin!.destroy();
+    plain.child.stdin!.destroy();
     await until("the group to be gone", () =>
       alive(pids.agent) || alive(pids.grandchild) || alive(w.child.pid!) ? undefined : true,
     );
-    await w.done;
+    await Promise.all([w.done, plain.done]);
+    expect(existsSync(episodeDir)).toBe(false);
+    // Only a folder of bazaar's own making is removed.
+    expect(existsSync(otherDir)).toBe(true);
   });
 
   it("reports the agent's exit and exits as it did: a code, or a signal", async () => {
