@@ -9,6 +9,7 @@ import { type ExecuteOptions, executeRun, type RunResult } from "../../environme
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
+import { runnerName } from "../../environments/store/live.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
 import { EXIT } from "../exit.ts";
 import { DeferredCache, llmContextFrom } from "../llm-context.ts";
@@ -75,7 +76,7 @@ function summary(result: RunResult, storePath: string, plan: RunPlan, notes: Run
 
 async function checkEndpoints(plan: RunPlan, timeoutMs: number | undefined): Promise<void> {
   try {
-    await preflight(modelEndpointsOf(plan.agents), { timeoutMs: Math.min(10_000, timeoutMs ?? 10_000) });
+    await preflight(modelEndpointsOf(plan.agents, plan), { timeoutMs: Math.min(10_000, timeoutMs ?? 10_000) });
   } catch (err) {
     const f = failureOf(err);
     if (f) throw new UserError(f.message, f.hint);
@@ -218,6 +219,8 @@ export async function runEnvironment(
         batching.startBatchRun(store, plan.runId, cache, (line) => {
           if (!view) out.error(line);
         });
+  // One name for every pass of this command over the run (serve passes again over failed trials).
+  const runner = runnerName();
   try {
     const live = view;
     const execute = () =>
@@ -231,6 +234,7 @@ export async function runEnvironment(
         onEpisode: live ? live.episodes : undefined,
         leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
         ...(serve ? { admit: serve.admit } : {}),
+        runner,
       });
     if (serve) {
       const target = Math.min(plan.total, limit ?? plan.total);

@@ -150,6 +150,12 @@ export interface ExecuteOptions {
    * the admission when no trial was left to start, or null when no more trials should start.
    */
   admit?: (signal: AbortSignal) => Promise<(() => void) | null>;
+  /**
+   * This runner's name in the store (its leases, its live log; `runnerName()` by default). One
+   * process's passes over a run (`bazaar serve` playing failed trials again) share one, so a pass
+   * does not count the one before it as another runner.
+   */
+  runner?: string;
 }
 
 /**
@@ -205,7 +211,7 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     failedNow,
     elapsedMs: Date.now() - started,
   });
-  const runner = runnerName();
+  const runner = opts.runner ?? runnerName();
   const log = opts.liveTurns === false ? null : new TurnLog(store, plan.runId, runner);
   const leases = new TrialLeases(store, plan.runId, runner, target, opts.leaseMs);
   for (let b = 0; b < leases.blocks; b++) {

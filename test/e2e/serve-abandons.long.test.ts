@@ -58,6 +58,8 @@ describe("bazaar serve: an outside agent that keeps leaving", () => {
     // The summary and `bazaar runs` name it; nothing is failed, nothing blamed on a model.
     expect(result.stdout).toMatch(/^left without acting: 1 trial of mcp:leaver — non-responses: /m);
     expect(result.stdout).not.toMatch(/^failed:/m);
+    // Its passes over the run (one per leaving) are one runner's, not "other runners".
+    expect(result.stdout).toMatch(/^run \S+: 2 of \d+ trials stored \(2 this time, 0 before\)$/m);
     const runs = await runCli(["runs", "--store", path.join(dir, "a.db")], { cwd: dir });
     expect(runs.code, runs.stderr).toBe(0);
     expect(runs.stdout).toMatch(/^left without acting in \S+: 1 trial of mcp:leaver — /m);
