@@ -61,6 +61,14 @@ describe("serve <env> --help lists what applies to a served run", () => {
     }
   });
 
+  it("serve --help says what --max-abandons does", async () => {
+    const { help, error } = await cli(["serve", "--help"]);
+    expect(error).toBeNull();
+    expect(help).toMatch(
+      /without a single step by --max-abandons sessions in a row \(default 3\) is the agent's non-answer/,
+    );
+  });
+
   it("no model options, --pass-env or --role where the outside agent is the only agent", async () => {
     for (const env of ["choice", "cue", "elicit"]) {
       const flags = await flagsOf(["serve", env]);
