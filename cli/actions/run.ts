@@ -76,7 +76,9 @@ function summary(result: RunResult, storePath: string, plan: RunPlan, notes: Run
 
 async function checkEndpoints(plan: RunPlan, timeoutMs: number | undefined): Promise<void> {
   try {
-    await preflight(modelEndpointsOf(plan.agents, plan), { timeoutMs: Math.min(10_000, timeoutMs ?? 10_000) });
+    await preflight(modelEndpointsOf(plan.agents, plan), {
+      timeoutMs: Math.min(10_000, timeoutMs ?? 10_000),
+    });
   } catch (err) {
     const f = failureOf(err);
     if (f) throw new UserError(f.message, f.hint);
