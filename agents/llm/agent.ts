@@ -1,12 +1,17 @@
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
+import { isBazaarBug } from "../../environments/kernel/errors.ts";
+import { failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
 import { type ChatInvoker, ModelCaller } from "./caller.ts";
 import type { CallEvents, CallGate } from "./gate.ts";
 import type { buildAgentGraph, PendingCall } from "./graph.ts";
 import { langchainMessages } from "./langchain.ts";
+import type { ChatOpening } from "./llamacpp.ts";
+import { isRequestRefused, modelCallBug } from "./resilience.ts";
+import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import { type ActionTool, toolsFromActions } from "./tools.ts";
 
@@ -144,6 +149,22 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     };
   }
 
+  /**
+   * The request this agent's first turn on `observation` sends (its messages as the model sees
+   * them, and its tools): what a preflight measures against a server's context.
+   */
+  openingRequest(observation: Observation<unknown>): ChatOpening {
+    return {
+      messages: observation.messages
+        .filter((m) => m.role !== "assistant")
+        .map((m) => ({
+          role: m.role === "system" ? ("system" as const) : ("user" as const),
+          content: m.content,
+        })),
+      ...(this.tools ? { tools: this.tools } : {}),
+    };
+  }
+
   /** What the ids of this agent's threads in an episode start with (`endEpisode` ends them all). */
   episodeThreads(ctx: AgentContext): string {
     return `${ctx.trialKey}|${this.role}|`;
@@ -210,11 +231,16 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     thread.pending = [];
     thread.seen += fresh.length;
 
-    const state = await graph.invoke(
-      { messages: thread.messages.concat(incoming) },
-      // Not `signal`: see buildAgentGraph.
-      { configurable: { thread_id: threadId, replicate, abort: signal } },
-    );
+    let state: Awaited<ReturnType<typeof graph.invoke>>;
+    try {
+      state = await graph.invoke(
+        { messages: thread.messages.concat(incoming) },
+        // Not `signal`: see buildAgentGraph.
+        { configurable: { thread_id: threadId, replicate, abort: signal } },
+      );
+    } catch (err) {
+      throw this.turnError(err, signal);
+    }
     thread.messages = state.messages;
     const last = state.messages.at(-1) as AIMessage | undefined;
     thread.pending = last ? pendingCalls(last, this.actionTools) : [];
@@ -224,6 +250,20 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
       usage: state.usage,
       ...(cut ? { cutAt: this.settings.maxTokens ?? null } : {}),
     };
+  }
+
+  /**
+   * What a turn's error means (DESIGN.md § Failures are not answers). What the model call made of
+   * its request goes on as it is: a failure of the infrastructure or the configuration, the server's
+   * refusal of the request (the model's answer), or bazaar's bug. Anything else was raised by
+   * bazaar's own code or a library under it (LangGraph, LangChain) with no answer behind it: a bug,
+   * never a non-response of the model's.
+   */
+  private turnError(err: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted || failureOf(err) || isRequestRefused(err) || isBazaarBug(err)) return err;
+    const e = err as { name?: unknown; message?: unknown } | null;
+    const what = `${typeof e?.name === "string" ? e.name : "Error"}: ${typeof e?.message === "string" ? e.message : String(err)}`;
+    return modelCallBug(this.settings.model, redact(what.split("\n")[0]!.slice(0, 300)), err);
   }
 
   endEpisode(ctx: AgentContext): void {

@@ -1,12 +1,25 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import { isBazaarBug } from "../../environments/kernel/errors.ts";
 import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
+import { notACompletionIn } from "./completion-check.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
+import { httpRequester } from "./http.ts";
 import { chatModelModule, langchainMessages } from "./langchain.ts";
+import { describeSlot, type SlotContext, slotContextOnce } from "./llamacpp.ts";
 import { poolIdentity } from "./pool/replicas.ts";
-import { backoffMs, type Classified, classifyError, type RetryPolicy, sleep } from "./resilience.ts";
+import {
+  backoffMs,
+  type Classified,
+  classifyError,
+  isRequestRefused,
+  modelCallBug,
+  RequestRefused,
+  type RetryPolicy,
+  sleep,
+} from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import type { ActionTool } from "./tools.ts";
@@ -50,8 +63,7 @@ export interface CallResult {
 /**
  * Calls one model with caching, de-duplication of identical concurrent requests, rate limiting,
  * retries and the circuit breaker (the shared parts through a `CallGate`). Only successes are
- * cached; a call that exhausts its retries throws an Error whose message is key-free, which the
- * environment records as a non-response.
+ * cached. A call that will not succeed throws what it means (`failureFor`), its message key-free.
  */
 export class ModelCaller {
   /** The injected chat model (tests), or none: ChatOpenAI clients are made on first use. */
@@ -132,6 +144,8 @@ export class ModelCaller {
       this.gate.settle(key, {
         error: err instanceof Error ? err.message : String(err),
         ...(failure ? { failure: encodeFailure(failure) } : {}),
+        ...(isRequestRefused(err) ? { refused: true } : {}),
+        ...(isBazaarBug(err) ? { bug: true } : {}),
       });
       throw err;
     }
@@ -140,6 +154,15 @@ export class ModelCaller {
       message: toAIMessage(result.response, AIMessage),
       usage: { ...this.usageOf(result.response, Date.now() - started), calls: result.calls },
     };
+  }
+
+  /**
+   * Where a server answered a completion with an empty body: the slot size, if it is a llama.cpp
+   * server (whose empty answer means a prompt longer than a slot). Asked only of a real endpoint.
+   */
+  private async slotNote(url: string, err: unknown): Promise<SlotContext | null> {
+    if (this.injectedChat || notACompletionIn(err)?.kind !== "empty") return null;
+    return slotContextOnce(url, this.apiKey, httpRequester);
   }
 
   private usageOf(r: CachedResponse, latencyMs: number): Usage {
@@ -194,7 +217,7 @@ export class ModelCaller {
         const reason = redact(c.summary);
         release({ failure: reason });
         if (!c.retryable || attempt >= this.retry.maxRetries)
-          throw failureFor(this.settings, url, c, reason, attempt + 1);
+          throw failureFor(this.settings, url, c, reason, attempt + 1, err, await this.slotNote(url, err));
         const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
         this.events.onRetry?.({ model: this.settings.model, attempt: attempt + 1, delayMs, reason });
         await sleep(delayMs, signal);
@@ -211,10 +234,20 @@ export class ModelCaller {
 /**
  * What a call that will not succeed means (DESIGN.md § Failures are not answers): a rejected key or
  * an unknown model is the run's configuration (it stops the run); a failure that outlived every retry
- * (timeouts, 5xx, rate limits, broken connections) is the infrastructure's (the trial is failed and
- * runs again later); anything else (a 400 for this request) is the model's answer to it.
+ * (timeouts, 5xx, rate limits, broken connections, a 200 that is not a chat completion) is the
+ * infrastructure's (the trial is failed and runs again later); a request the server refused on its
+ * merits (a 400 for this request) is the model's answer to it; and an error raised on this side
+ * with no answer behind it is bazaar's own bug (the run stops, the trial unplayed).
  */
-function failureFor(s: LlmSettings, url: string, c: Classified, reason: string, attempts: number): Error {
+function failureFor(
+  s: LlmSettings,
+  url: string,
+  c: Classified,
+  reason: string,
+  attempts: number,
+  err: unknown,
+  slot: SlotContext | null,
+): Error {
   const tried = `after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
   if (c.status === 401 || c.status === 403)
     return new AgentFailure(
@@ -228,8 +261,16 @@ function failureFor(s: LlmSettings, url: string, c: Classified, reason: string, 
       `model ${s.model} is not served at ${url} (${reason})`,
       "check the model name after openai: and --base-url (GET <base-url>/models lists what a server serves)",
     );
-  const message = `${s.model}: ${reason} (${tried})`;
-  return c.retryable ? new AgentFailure("infrastructure", message) : new Error(message);
+  if (c.origin === "client") return modelCallBug(s.model, reason, err);
+  if (!c.retryable) return new RequestRefused(`${s.model}: ${reason} (${tried})`);
+  if (slot)
+    return new AgentFailure(
+      "infrastructure",
+      `${s.model}: ${reason} (${tried}) — the llama.cpp server at ${url} answers so a prompt longer than a slot, and ${describeSlot(slot)}`,
+      "start llama-server with a larger -c or fewer slots (-np) so that a slot holds the longest prompt, then run the same command again",
+      c.label,
+    );
+  return new AgentFailure("infrastructure", `${s.model}: ${reason} (${tried})`, undefined, c.label);
 }
 
 export function fromAIMessage(ai: AIMessage): CachedResponse {

@@ -18,6 +18,7 @@
  * A missing `usage` is left missing (the agent records zero tokens).
  */
 import { createHash } from "node:crypto";
+import { NotAChatCompletion, readCompletion } from "./completion-check.ts";
 
 interface ToolCall {
   id?: string;
@@ -131,29 +132,28 @@ function offeredTools(init: RequestInit | undefined): Set<string> {
   }
 }
 
+function streamed(init: RequestInit | undefined): boolean {
+  return typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body);
+}
+
 /**
  * A `fetch` for the OpenAI client that normalizes chat-completion answers (JSON, not streams);
- * every other request and answer passes through untouched.
+ * every other request and answer passes through untouched. A successful answer that is not a chat
+ * completion (an empty body, no JSON, no choices, a choice without a message) is thrown as
+ * `NotAChatCompletion` (completion-check.ts): the server's failure, never the model's answer.
  */
 export function normalizingFetch(inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const res = await inner(input, init);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (!res.ok || !url.endsWith("/chat/completions")) return res;
-    if (!(res.headers.get("content-type") ?? "").includes("application/json")) return res;
-    const text = await res.text();
-    let body: { choices?: Choice[] };
-    try {
-      body = JSON.parse(text) as { choices?: Choice[] };
-    } catch {
-      // Broken JSON is the server's fault: hand it on as it came, for the retry logic to see.
-      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-    }
-    normalizeCompletion(body, offeredTools(init));
-    return new Response(JSON.stringify(body), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    if (!res.ok || !url.endsWith("/chat/completions") || streamed(init)) return res;
+    const body = readCompletion(res.status, await res.text());
+    if (body instanceof NotAChatCompletion) throw body;
+    normalizeCompletion(body as { choices?: Choice[] }, offeredTools(init));
+    // Read as JSON whatever type the server gave it (the SDK hands any other type on as text).
+    const headers = new Headers(res.headers);
+    headers.set("content-type", "application/json");
+    headers.delete("content-length");
+    return new Response(JSON.stringify(body), { status: res.status, statusText: res.statusText, headers });
   };
 }

@@ -1,7 +1,8 @@
+import { BazaarBug } from "../../environments/kernel/errors.ts";
 import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
 import type { CachedResponse, ResponseCache } from "./cache.ts";
 import { poolIdentity, ReplicaPool, type ReplicaStats } from "./pool/replicas.ts";
-import { CircuitBreaker, RateLimiter, Semaphore } from "./resilience.ts";
+import { CircuitBreaker, RateLimiter, RequestRefused, Semaphore } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
 
 /** What happened at the wire: for live views and tests (counts, not contents). */
@@ -22,8 +23,25 @@ export type AttemptOutcome = "success" | "aborted" | { failure: string };
  */
 export type Grant = ((outcome: AttemptOutcome) => void) & { replica?: number };
 
-/** The final result of a request, handed to the identical requests that waited for it. */
-export type Settled = { response: CachedResponse } | { error: string; failure?: FailureRecord };
+/**
+ * The final result of a request, handed to the identical requests that waited for it: the answer,
+ * or the error with what it means (a failure, the server's refusal of the request, bazaar's bug).
+ */
+export type Settled =
+  | { response: CachedResponse }
+  | { error: string; failure?: FailureRecord; refused?: true; bug?: true };
+
+/** The error a settled failure stands for, as its owner threw it (what it means included). */
+export function settledError(s: {
+  error: string;
+  failure?: FailureRecord;
+  refused?: true;
+  bug?: true;
+}): Error {
+  if (s.failure) return new AgentFailure(s.failure.kind, s.error, s.failure.hint, s.failure.label);
+  if (s.refused) return new RequestRefused(s.error);
+  return s.bug ? new BazaarBug(s.error) : new Error(s.error);
+}
 
 /**
  * Everything a model call shares with every other call to the same model: the response cache, the
@@ -191,11 +209,6 @@ export class LocalGate implements CallGate {
       // Only successes are cached.
       this.cache?.put(key, this.model, result.response);
       pending?.resolve(result.response);
-    } else
-      pending?.reject(
-        result.failure
-          ? new AgentFailure(result.failure.kind, result.error, result.failure.hint)
-          : new Error(result.error),
-      );
+    } else pending?.reject(settledError(result));
   }
 }

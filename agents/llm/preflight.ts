@@ -9,11 +9,13 @@
  * server has no model list, one per model tells a rejected key from an unknown model.
  */
 
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { AnyEnvironment } from "../../environments/kernel/environment.ts";
+import { openingTurn } from "../../environments/kernel/episode.ts";
 import { AgentFailure } from "../../environments/kernel/failures.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
 import { LlmAgent } from "./agent.ts";
+import { httpRequester, type Requester } from "./http.ts";
+import { type ChatOpening, describeSlot, promptTokens, slotAdvice, slotContext } from "./llamacpp.ts";
 import { redact } from "./secrets.ts";
 
 /** One model at one endpoint, as an agent will call it. */
@@ -21,6 +23,64 @@ export interface ModelEndpoint {
   baseURL: string;
   model: string;
   apiKey?: string;
+  /** The longest opening request each agent on it sends (checked against a llama.cpp slot). */
+  openings?: Opening[];
+}
+
+/** An agent's first request of a task, as it will be sent. */
+export interface Opening {
+  /** "task 12 (openai:qwen)". */
+  where: string;
+  request: ChatOpening;
+  /** The output cap sent with it: the answer needs that much room in the slot too. */
+  maxTokens?: number;
+}
+
+/** The tasks of a run, for the openings of its agents (`modelEndpointsOf`). */
+export interface RunTasks {
+  env: Pick<AnyEnvironment, "machine" | "input">;
+  settings: unknown;
+  tasks: readonly { taskId: string }[];
+}
+
+/** A request's size in characters: what picks the longest opening to count in tokens. */
+function openingChars(o: ChatOpening): number {
+  return (
+    o.messages.reduce((n, m) => n + m.content.length, 0) + (o.tools ? JSON.stringify(o.tools).length : 0)
+  );
+}
+
+/**
+ * Each LLM player's longest opening request over the run's tasks (the first turn of an episode,
+ * where that turn is the player's): one per player, so a preflight counts a few prompts, not all.
+ */
+function longestOpenings(entries: readonly AgentEntry[], run: RunTasks): Map<LlmAgent, Opening> {
+  const players = new Map<LlmAgent, string>();
+  for (const entry of entries)
+    for (const p of Object.values(entry.players))
+      if (p instanceof LlmAgent && p.portable) players.set(p, entry.label);
+  const best = new Map<LlmAgent, { opening: Opening; chars: number }>();
+  if (players.size === 0) return new Map();
+  for (const task of run.tasks) {
+    const turn = openingTurn(run.env.machine, run.env.input(task, run.settings));
+    if (!turn) continue;
+    for (const entry of entries) {
+      const p = entry.players[turn.role];
+      if (!(p instanceof LlmAgent) || !players.has(p)) continue;
+      const request = p.openingRequest(turn.observation);
+      const chars = openingChars(request);
+      if (chars <= (best.get(p)?.chars ?? -1)) continue;
+      best.set(p, {
+        chars,
+        opening: {
+          where: `task ${task.taskId} (${entry.label})`,
+          request,
+          ...(p.settings.maxTokens ? { maxTokens: p.settings.maxTokens } : {}),
+        },
+      });
+    }
+  }
+  return new Map([...best].map(([p, b]) => [p, b.opening]));
 }
 
 /** An agent other than `LlmAgent` that calls models (the OG-Narrator's LLM narrator) says which. */
@@ -44,15 +104,27 @@ export function modelEndpointsOfPlayer(p: unknown): ModelEndpoint[] {
   return callsModels(p) ? p.modelEndpoints() : [];
 }
 
-/** Every distinct (endpoint, model, key) the run's agents will call. */
-export function modelEndpointsOf(entries: readonly AgentEntry[]): ModelEndpoint[] {
+/**
+ * Every distinct (endpoint, model, key) the run's agents will call; given the run's tasks, with the
+ * longest opening request of each LLM agent on it.
+ */
+export function modelEndpointsOf(entries: readonly AgentEntry[], run?: RunTasks): ModelEndpoint[] {
+  const openings = run ? longestOpenings(entries, run) : new Map<LlmAgent, Opening>();
   const out = new Map<string, ModelEndpoint>();
   for (const entry of entries)
     for (const p of Object.values(entry.players))
-      for (const e of modelEndpointsOfPlayer(p))
-        out.set(`${e.baseURL}\u0000${e.model}\u0000${e.apiKey ?? ""}`, e);
+      for (const e of modelEndpointsOfPlayer(p)) {
+        const key = `${e.baseURL}\u0000${e.model}\u0000${e.apiKey ?? ""}`;
+        const known = out.get(key) ?? e;
+        const opening = p instanceof LlmAgent ? openings.get(p) : undefined;
+        if (opening && !known.openings?.includes(opening))
+          known.openings = [...(known.openings ?? []), opening];
+        out.set(key, known);
+      }
   return [...out.values()];
 }
+
+export { httpRequester, type Requester };
 
 export interface PreflightOptions {
   /** Per request (default 10 s): an endpoint slower than this to say anything "does not answer". */
@@ -60,43 +132,6 @@ export interface PreflightOptions {
   /** How a request is made (tests pass their own). */
   request?: Requester;
 }
-
-/** A minimal HTTP exchange: status and body text. */
-export type Requester = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number },
-) => Promise<{ status: number; text: string }>;
-
-/**
- * One request on a connection of its own, closed after it: a kept-alive socket (as `fetch` keeps)
- * would hold the command's process open for seconds after the run has ended.
- */
-export const httpRequester: Requester = (url, init) =>
-  new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const send = u.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(
-      u,
-      {
-        method: init.method,
-        headers: { ...init.headers, connection: "close" },
-        agent: false,
-        timeout: init.timeoutMs,
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          if (text.length < 1_000_000) text += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })));
-    req.on("error", reject);
-    req.end(init.body);
-  });
 
 const KEY_HINT =
   "set OPENAI_API_KEY (or --env-file) to a key this endpoint accepts, or run with --no-preflight";
@@ -204,13 +239,11 @@ export async function preflight(
           );
         }
         // The key is proven when the list needed it: asked without the key, the server refuses it.
-        if (apiKey) {
-          const open = await ask("/models", "GET", undefined, false);
-          if (open.status === 401 || open.status === 403) return;
-        }
+        const open = apiKey ? await ask("/models", "GET", undefined, false) : null;
         // A list open to anyone proves nothing: any answer to a completion but 401/403 says the key
         // (or no key) gets through — a 400 for the one-token cap or a 429 too.
-        await probe(group[0]!.model);
+        if (open?.status !== 401 && open?.status !== 403) await probe(group[0]!.model);
+        await checkSlots(baseURL, apiKey, group, send, timeoutMs);
         return;
       }
       for (const { model } of group) {
@@ -223,6 +256,42 @@ export async function preflight(
             "check the model name after openai: and --base-url",
           );
       }
+      await checkSlots(baseURL, apiKey, group, send, timeoutMs);
     }),
   );
+}
+
+/**
+ * A llama.cpp server runs a prompt only when it fits one slot (`-c` over `-np`); a longer one has
+ * been answered with an empty 200. So each agent's longest opening prompt, counted by the server
+ * with the room its answer may take, must fit a slot, or the run stops here, before anything is
+ * spent, saying what to change. Another server (no slot size at `/props`) is not checked, nor is
+ * a prompt the server does not count.
+ */
+async function checkSlots(
+  baseURL: string,
+  apiKey: string | undefined,
+  group: readonly ModelEndpoint[],
+  send: Requester,
+  timeoutMs: number,
+): Promise<void> {
+  const openings = group.flatMap((e) => e.openings ?? []);
+  if (openings.length === 0) return;
+  const slot = await slotContext(baseURL, apiKey, send, timeoutMs).catch(() => null);
+  if (!slot) return;
+  const n = (x: number) => x.toLocaleString("en-US");
+  for (const o of openings) {
+    const tokens = await promptTokens(baseURL, apiKey, o.request, send, timeoutMs).catch(() => null);
+    if (tokens === null) continue;
+    const room = o.maxTokens ?? 0;
+    const needed = tokens + room;
+    if (needed <= slot.nCtx) continue;
+    const lower =
+      room > 0 && tokens < slot.nCtx ? `, or lower --max-tokens to ${n(slot.nCtx - tokens)} or less` : "";
+    throw new AgentFailure(
+      "configuration",
+      `the opening prompt of ${o.where} is ${n(tokens)} tokens${room > 0 ? `, ${n(needed)} with room for an answer of --max-tokens ${n(room)}` : ""}, and at the llama.cpp server ${baseURL} ${describeSlot(slot)}`,
+      `${slotAdvice(slot, needed)}${lower} (--no-preflight skips this check)`,
+    );
+  }
 }

@@ -3,16 +3,13 @@
  * main thread drives episodes and owns the store and every shared limit; a worker runs agents'
  * LangGraph graphs and HTTP calls, and asks the main thread's gate before each model request.
  */
-import {
-  AgentFailure,
-  encodeFailure,
-  type FailureRecord,
-  failureOf,
-} from "../../environments/kernel/failures.ts";
+import { isBazaarBug } from "../../environments/kernel/errors.ts";
+import { encodeFailure, type FailureRecord, failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
-import type { AttemptOutcome, CallEvents, Settled } from "./gate.ts";
+import { type AttemptOutcome, type CallEvents, type Settled, settledError } from "./gate.ts";
+import { isRequestRefused } from "./resilience.ts";
 
 export type ToWorker =
   | { t: "agent"; agent: number; spec: LlmAgentSpec }
@@ -36,11 +33,13 @@ export type ToWorker =
       value?: CachedResponse | { grant: number; replica?: number } | null;
       error?: string;
       failure?: FailureRecord;
+      refused?: true;
+      bug?: true;
     };
 
 export type FromWorker =
   | { t: "acted"; req: number; acted: Acted<Record<string, unknown>> }
-  | { t: "failed"; req: number; error: string; failure?: FailureRecord }
+  | { t: "failed"; req: number; error: string; failure?: FailureRecord; refused?: true; bug?: true }
   | { t: "claim"; req: number; agent: number; key: string }
   | {
       t: "acquire";
@@ -55,15 +54,30 @@ export type FromWorker =
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
 
-/** An error as it crosses threads: its message, and its failure kind if it is an `AgentFailure`. */
-export function encodeError(err: unknown): { error: string; failure?: FailureRecord } {
+/**
+ * An error as it crosses threads: its message and what it means — its failure if it is an
+ * `AgentFailure`, or that it is the server's refusal of the request or bazaar's own bug.
+ */
+export function encodeError(err: unknown): {
+  error: string;
+  failure?: FailureRecord;
+  refused?: true;
+  bug?: true;
+} {
   const f = failureOf(err);
   const error = err instanceof Error ? err.message : String(err);
-  return f ? { error, failure: encodeFailure(f) } : { error };
+  if (f) return { error, failure: encodeFailure(f) };
+  if (isRequestRefused(err)) return { error, refused: true };
+  return isBazaarBug(err) ? { error, bug: true } : { error };
 }
 
-export function decodeError(m: { error: string; failure?: FailureRecord }): Error {
-  return m.failure ? new AgentFailure(m.failure.kind, m.error, m.failure.hint) : new Error(m.error);
+export function decodeError(m: {
+  error: string;
+  failure?: FailureRecord;
+  refused?: true;
+  bug?: true;
+}): Error {
+  return settledError(m);
 }
 
 /**

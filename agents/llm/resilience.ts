@@ -4,7 +4,9 @@
  * model after repeated failures. All of it is shared per model endpoint, so several agents on the
  * same model respect one budget.
  */
+import { BazaarBug } from "../../environments/kernel/errors.ts";
 import type { Rng } from "../../environments/kernel/rng.ts";
+import { notACompletionIn } from "./completion-check.ts";
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -96,6 +98,26 @@ export interface Classified {
   retryAfterSeconds?: number;
   /** A short, key-free description for records and logs. */
   summary: string;
+  /**
+   * Where the error came from: the server (it answered: a status, or a 2xx that is not a chat
+   * completion), the network between (a timeout, a dropped connection, a body cut short), or
+   * neither — an error raised on this side with no answer behind it, which is bazaar's own.
+   */
+  origin: "server" | "network" | "client";
+  /** What failed in a few words, where it has its own (a 2xx that is not a chat completion). */
+  label?: string;
+}
+
+/** The first `status` on the error or its causes (LangChain wraps a context overflow's 400). */
+function statusIn(err: unknown): { status: number; headers: unknown; message: string } | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
+    const x = e as { status?: unknown; headers?: unknown; message?: unknown; cause?: unknown };
+    if (typeof x.status === "number")
+      return { status: x.status, headers: x.headers, message: String(x.message ?? "") };
+    e = x.cause;
+  }
+  return undefined;
 }
 
 function header(headers: unknown, name: string): string | undefined {
@@ -115,21 +137,38 @@ export function classifyError(err: unknown): Classified {
     code?: string;
     cause?: unknown;
   };
-  const status = typeof e?.status === "number" ? e.status : undefined;
-  const retryAfterRaw = header(e?.headers, "retry-after");
-  const retryAfter =
-    retryAfterRaw !== undefined && Number.isFinite(Number(retryAfterRaw)) ? Number(retryAfterRaw) : undefined;
+  const notACompletion = notACompletionIn(err);
+  if (notACompletion)
+    return {
+      retryable: true,
+      summary: notACompletion.message,
+      origin: "server",
+      label: notACompletion.label,
+    };
+  const answered = statusIn(err);
   const name = e?.name ?? "Error";
-  const message = (e?.message ?? String(err)).split("\n")[0]!.slice(0, 200);
-  if (status !== undefined) {
+  const message = (answered?.message || e?.message || String(err)).split("\n")[0]!.slice(0, 200);
+  if (answered) {
+    const { status } = answered;
+    const retryAfterRaw = header(answered.headers, "retry-after");
+    const retryAfter =
+      retryAfterRaw !== undefined && Number.isFinite(Number(retryAfterRaw))
+        ? Number(retryAfterRaw)
+        : undefined;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    return { retryable, status, retryAfterSeconds: retryAfter, summary: `HTTP ${status}: ${message}` };
+    return {
+      retryable,
+      status,
+      retryAfterSeconds: retryAfter,
+      summary: `HTTP ${status}: ${message}`,
+      origin: "server",
+    };
   }
   const transient =
     /timeout|timed out|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|Connection error|JSON|Unexpected token|Unexpected end/i;
   if (transient.test(`${name} ${message} ${e?.code ?? ""}`))
-    return { retryable: true, summary: `${name}: ${message}` };
-  return { retryable: false, summary: `${name}: ${message}` };
+    return { retryable: true, summary: `${name}: ${message}`, origin: "network" };
+  return { retryable: false, summary: `${name}: ${message}`, origin: "client" };
 }
 
 export interface RetryPolicy {
@@ -216,4 +255,29 @@ export class CircuitBreaker {
     this.opensInARow++;
     this.onOpen(why, this.openUntil, this.opensInARow);
   }
+}
+
+/**
+ * A request the server refused on its merits (a 400 for this request: the context is too long, the
+ * messages are malformed): the model's answer to it, stored as a non-response with the error. Named
+ * so that it is told apart from bazaar's own errors (`BazaarBug`), across threads too.
+ */
+export class RequestRefused extends Error {
+  override readonly name = "RequestRefused";
+}
+
+export function isRequestRefused(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === "RequestRefused";
+}
+
+/**
+ * bazaar's own error where a model was to answer (`what`: "TypeError: …", key-free), said as such:
+ * the run stops with the trial unplayed (DESIGN.md § Failures are not answers).
+ */
+export function modelCallBug(model: string, what: string, err: unknown): BazaarBug {
+  const at = err instanceof Error ? err.stack?.split("\n")[1]?.trim() : undefined;
+  return new BazaarBug(
+    `a bug in bazaar, not ${model}'s answer: ${what}${at ? ` (${at})` : ""} — the run stopped with this trial unplayed; please report it, and the same command plays the trial once it is fixed`,
+    { cause: err },
+  );
 }

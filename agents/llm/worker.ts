@@ -151,7 +151,7 @@ function onMessage(m: ToWorker): void {
     case "reply": {
       const r = replies.get(m.req);
       replies.delete(m.req);
-      if (m.error !== undefined) r?.reject(decodeError({ error: m.error, failure: m.failure }));
+      if (m.error !== undefined) r?.reject(decodeError({ ...m, error: m.error }));
       else r?.resolve(m.value);
       return;
     }

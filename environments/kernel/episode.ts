@@ -5,6 +5,7 @@ import {
   createActor,
   type EventObject,
 } from "xstate";
+import { isBazaarBug } from "./errors.ts";
 import { encodeFailure, type FailureRecord, failureOf } from "./failures.ts";
 import {
   type Agent,
@@ -23,7 +24,8 @@ import {
  *   move (a network error after retries, a crash in a policy) as `{ type: "agent.error", role, error }`
  *   — the machine decides what that means for the outcome (usually a non-response); an agent that
  *   could not act for a reason outside its answer (an `AgentFailure`: the network, the provider,
- *   the configuration) cuts the episode short without the machine (`EpisodeFailed`);
+ *   the configuration) cuts the episode short without the machine (`EpisodeFailed`); and an error
+ *   of bazaar's own code (a `BazaarBug`) is thrown through, stopping the run with the trial unplayed;
  * - the machine's final `output` is the episode outcome.
  */
 export interface Turn<View = unknown> {
@@ -106,6 +108,15 @@ function inertScope(machine: AnyStateMachine, input: unknown): ActorScope<AnyMac
   return scope;
 }
 
+/**
+ * The first turn of an episode — who acts first, on what — without playing it (null when the machine
+ * starts finished): what a preflight measures of a task's opening prompt.
+ */
+export function openingTurn(machine: AnyStateMachine, input: unknown): Turn | null {
+  const snapshot = machine.getInitialSnapshot(inertScope(machine, input), input);
+  return snapshot.status === "active" ? ((snapshot.context as { turn: Turn | null }).turn ?? null) : null;
+}
+
 /** Upper bound on agent turns per episode, a guard against a machine that never finishes. */
 const MAX_TURNS = 10_000;
 
@@ -149,7 +160,8 @@ export async function runEpisode<Output>(
           ...(acted.usage ? { usage: acted.usage } : {}),
         });
       } catch (err) {
-        if (ctx.signal?.aborted) throw err;
+        // bazaar's own bug is nobody's answer: it stops the run with the trial unplayed.
+        if (ctx.signal?.aborted || isBazaarBug(err)) throw err;
         const failure = failureOf(err);
         if (failure) {
           failed = { failure: encodeFailure(failure), turns };

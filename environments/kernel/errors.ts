@@ -45,3 +45,18 @@ export class InvalidFileError extends UserError {
     );
   }
 }
+
+/**
+ * An error of bazaar's own code where an agent was to act — a TypeError in the model call's
+ * handling, say. It is nobody's answer and no infrastructure's failure: the episode driver lets it
+ * through, the run stops with it (exit 1) and the trial stays unplayed, so the same command plays
+ * it once the bug is fixed. Never stored as a non-response (DESIGN.md § Failures are not answers).
+ */
+export class BazaarBug extends Error {
+  override readonly name = "BazaarBug";
+}
+
+/** Whether an error is a `BazaarBug`, read by its shape: errors that crossed threads are plain objects. */
+export function isBazaarBug(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === "BazaarBug";
+}

@@ -5,11 +5,19 @@ export {
   EpisodeFailed,
   type EpisodeObserver,
   type EpisodeResult,
+  openingTurn,
   runEpisode,
   type Turn,
   type TurnEvent,
 } from "./episode.ts";
-export { formatProblem, InvalidFileError, type Problem, UserError } from "./errors.ts";
+export {
+  BazaarBug,
+  formatProblem,
+  InvalidFileError,
+  isBazaarBug,
+  type Problem,
+  UserError,
+} from "./errors.ts";
 export { AgentFailure, type FailureKind, type FailureRecord, failureOf } from "./failures.ts";
 export { canonicalJson, sha256Hex, stableHash } from "./hash.ts";
 export { ceilCents, floorCents, formatUsd, roundCents, samePrice } from "./money.ts";

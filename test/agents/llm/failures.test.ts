@@ -6,12 +6,16 @@
  */
 import { fakeModel } from "@langchain/core/testing";
 import { describe, expect, it } from "vitest";
+import { LocalGate } from "../../../agents/llm/gate.ts";
 import { type ChatInvoker, LlmAgent, LlmSettingsSchema, registerSecret } from "../../../agents/llm/index.ts";
+import { decodeError, encodeError } from "../../../agents/llm/protocol.ts";
+import { isRequestRefused } from "../../../agents/llm/resilience.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "../../../environments/choice/machine.ts";
-import { EpisodeFailed, runEpisode } from "../../../environments/kernel/index.ts";
+import { AgentFailure, failureOf } from "../../../environments/kernel/failures.ts";
+import { EpisodeFailed, isBazaarBug, runEpisode } from "../../../environments/kernel/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
 
 const [task] = buildChoiceTasks(
@@ -106,5 +110,64 @@ describe("a model call that does not succeed", () => {
       /^agent error: fail-\d+: HTTP 400: This model's maximum context length/,
     );
     expect(chat.callCount).toBe(1);
+  });
+});
+
+/** The error an episode ends with when it neither finishes nor fails as a trial. */
+async function thrown(agent: LlmAgent): Promise<Error> {
+  try {
+    await play(agent);
+  } catch (err) {
+    if (err instanceof EpisodeFailed) throw new Error(`a failed trial, not a bug: ${err.message}`);
+    return err as Error;
+  }
+  throw new Error("the episode did not throw");
+}
+
+describe("bazaar's own error is nobody's answer", () => {
+  it("a TypeError in the model call stops the episode as bazaar's bug, said so, with no retry and no non-response", async () => {
+    const chat = fakeModel().alwaysThrow(
+      new TypeError("Cannot read properties of undefined (reading 'message')"),
+    );
+    const err = await thrown(agentWith(chat));
+    expect(isBazaarBug(err)).toBe(true);
+    expect(err.message).toMatch(
+      /^a bug in bazaar, not fail-\d+'s answer: TypeError: Cannot read properties of undefined \(reading 'message'\)/,
+    );
+    expect(err.message).toMatch(/the run stopped with this trial unplayed; please report it/);
+    expect(chat.callCount).toBe(1);
+  });
+
+  it("an error of bazaar's own handling of an answer (after the call) is a bug too", async () => {
+    // A chat model whose answer is no message at all: reading it fails in bazaar's code, not the model's.
+    const chat: ChatInvoker = { invoke: async () => null as never };
+    const err = await thrown(agentWith(chat));
+    expect(isBazaarBug(err)).toBe(true);
+    expect(err.message).toMatch(/^a bug in bazaar, not fail-\d+'s answer: TypeError: /);
+  });
+
+  it("what an error means survives the hand-over to identical requests and to other threads", async () => {
+    const gate = new LocalGate(LlmSettingsSchema.parse({ model: `fail-${++modelCounter}` }), undefined, {});
+    const meanings = [
+      { settled: { error: "a bug", bug: true as const }, is: isBazaarBug },
+      { settled: { error: "HTTP 400: too long", refused: true as const }, is: isRequestRefused },
+    ];
+    for (const [i, m] of meanings.entries()) {
+      expect(await gate.claim(`k${i}`)).toBeNull(); // the owner of the request
+      const waiter = gate.claim(`k${i}`); // an identical request, waiting for it
+      gate.settle(`k${i}`, m.settled);
+      const err = await waiter.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(m.is(err)).toBe(true);
+      expect(m.is(decodeError(encodeError(err)))).toBe(true);
+    }
+    const failure = decodeError(
+      encodeError(
+        new AgentFailure("infrastructure", "m: the server answered 200 with an empty body", undefined, "x"),
+      ),
+    );
+    expect(failureOf(failure)).toMatchObject({ kind: "infrastructure", label: "x" });
   });
 });

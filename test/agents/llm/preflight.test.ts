@@ -137,3 +137,93 @@ describe("preflight", () => {
     ).resolves.toBeUndefined();
   });
 });
+
+describe("preflight of a llama.cpp server's slot", () => {
+  const opening = {
+    where: "task 7 (openai:m)",
+    request: {
+      messages: [
+        { role: "system" as const, content: "You book hotels." },
+        { role: "user" as const, content: "x".repeat(780) },
+      ],
+      tools: [{ type: "function", function: { name: "book", description: "", parameters: {} } }],
+    },
+    maxTokens: 200,
+  };
+
+  /** llama.cpp: an open model list, /props with the slot, /apply-template and /tokenize (a token a character). */
+  function llamacpp(props: { status: number; body?: unknown }, template = true) {
+    const seen: string[] = [];
+    const request: Requester = async (url, init) => {
+      const p = new URL(url).pathname;
+      seen.push(`${init.method} ${p}`);
+      const body = init.body ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+      const reply = (status: number, b?: unknown) => ({
+        status,
+        text: b === undefined ? "" : JSON.stringify(b),
+      });
+      if (p === "/v1/models") return reply(200, list("m"));
+      if (p === "/v1/chat/completions") return reply(200, {});
+      if (p === "/props") return reply(props.status, props.body);
+      if (p === "/apply-template" && template) {
+        // The model's template around each message, the tools in the system turn.
+        const messages = body.messages as { role: string; content: string }[];
+        const rendered = messages.map((m) => `<|${m.role}|>${m.content}<|end|>`).join("");
+        return reply(200, { prompt: `${body.tools ? JSON.stringify(body.tools) : ""}${rendered}` });
+      }
+      if (p === "/tokenize") return reply(200, { tokens: [...String(body.content)].map(() => 1) });
+      return reply(404);
+    };
+    return { request, seen };
+  }
+  const slot = (nCtx: number) => ({
+    status: 200,
+    body: { default_generation_settings: { n_ctx: nCtx }, total_slots: 4 },
+  });
+  const endpoint = { baseURL: "http://h:8080/v1", model: "m", openings: [opening] };
+
+  it("an opening prompt and its answer that fit a slot pass, counted by the server's own template", async () => {
+    const s = llamacpp(slot(2_048));
+    await preflight([endpoint], { request: s.request });
+    expect(s.seen).toEqual([
+      "GET /v1/models",
+      "POST /v1/chat/completions",
+      "GET /props",
+      "POST /apply-template",
+      "POST /tokenize",
+    ]);
+  });
+
+  it("one that does not fit stops the run, in one line, with what to change", async () => {
+    const f = await failure(preflight([endpoint], { request: llamacpp(slot(1_024)).request }));
+    const tokens =
+      JSON.stringify(opening.request.tools).length +
+      "<|system|>You book hotels.<|end|>".length +
+      780 +
+      "<|user|><|end|>".length;
+    expect(f.kind).toBe("configuration");
+    expect(f.message).toBe(
+      `the opening prompt of task 7 (openai:m) is ${tokens.toLocaleString("en-US")} tokens, ${(tokens + 200).toLocaleString("en-US")} with room for an answer of --max-tokens 200, and at the llama.cpp server http://h:8080/v1 a slot holds 1,024 tokens (-c 4,096 over -np 4)`,
+    );
+    expect(f.hint).toBe(
+      `start llama-server with -c ${((tokens + 200) * 4).toLocaleString("en-US")} or more for -np 4, or with -np 3 at -c 4,096, or lower --max-tokens to ${(1_024 - tokens).toLocaleString("en-US")} or less (--no-preflight skips this check)`,
+    );
+  });
+
+  it("without /apply-template the texts alone are counted (a floor)", async () => {
+    const s = llamacpp(slot(1_000), false);
+    const f = await failure(preflight([endpoint], { request: s.request }));
+    const texts = ["You book hotels.", "x".repeat(780), JSON.stringify(opening.request.tools)].join(
+      "\n",
+    ).length;
+    expect(f.message).toContain(`is ${texts.toLocaleString("en-US")} tokens`);
+  });
+
+  it("another server (no /props, or no slot size in it) is not checked", async () => {
+    for (const props of [{ status: 404 }, { status: 200, body: { model: "m" } }]) {
+      const s = llamacpp(props);
+      await preflight([endpoint], { request: s.request });
+      expect(s.seen).not.toContain("POST /tokenize");
+    }
+  });
+});

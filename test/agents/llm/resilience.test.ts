@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NotAChatCompletion } from "../../../agents/llm/completion-check.ts";
 import {
   backoffMs,
   CircuitBreaker,
@@ -69,6 +70,7 @@ describe("retry policy", () => {
       status: 429,
       retryAfterSeconds: 7,
       summary: "HTTP 429: slow down",
+      origin: "server",
     });
     expect(classifyError({ status: 503, message: "x" }).retryable).toBe(true);
     expect(classifyError({ status: 400, message: "bad" }).retryable).toBe(false);
@@ -78,7 +80,31 @@ describe("retry policy", () => {
         .retryable,
     ).toBe(true);
     expect(classifyError(new SyntaxError("Unexpected token } in JSON at position 3")).retryable).toBe(true);
-    expect(classifyError(new TypeError("cannot read x of undefined")).retryable).toBe(false);
+    expect(classifyError(new TypeError("cannot read x of undefined"))).toMatchObject({
+      retryable: false,
+      origin: "client",
+    });
+  });
+
+  it("reads a status under a wrapper (LangChain's context overflow keeps the 400 as its cause)", () => {
+    const overflow = Object.assign(new Error("maximum context length exceeded"), {
+      name: "ContextOverflowError",
+      cause: { status: 400, message: "400 This model's maximum context length is 8192 tokens" },
+    });
+    expect(classifyError(overflow)).toMatchObject({ retryable: false, status: 400, origin: "server" });
+  });
+
+  it("a 200 that is not a chat completion, wrapped by the SDK as a connection error, is the server's and retryable", () => {
+    const wrapped = Object.assign(new Error("Connection error."), {
+      name: "APIConnectionError",
+      cause: new NotAChatCompletion(200, "empty"),
+    });
+    expect(classifyError(wrapped)).toEqual({
+      retryable: true,
+      summary: "the server answered 200 with an empty body",
+      origin: "server",
+      label: "the server answered 200 with an empty body",
+    });
   });
 });
 
