@@ -85,6 +85,14 @@ describe("a 200 that is not a chat completion is the server's failure", () => {
       // Nothing of the empty answers is the model's: no non-response at all.
       expect(run.nonResponsesNow).toBe(0);
       expect(proxy.emptied).toBe(2 * run.failed); // each failed trial: its call and one retry
+      // The summary says what failed, not "timeouts, 5xx".
+      expect((JSON.parse(first.out) as { failures: unknown }).failures).toEqual([
+        {
+          agent: "openai:sim-shop-careful",
+          label: "the server answered 200 with an empty body",
+          trials: run.failed,
+        },
+      ]);
       const failed = failedTrials(store, run.runId);
       expect(failed).toHaveLength(run.failed);
       for (const f of failed) {
