@@ -1,17 +1,18 @@
 /**
  * A successful HTTP answer to a chat-completion request that is not a chat completion — an empty
  * body, a body that is not JSON, JSON without `choices`, a choice without a message — is the server's
- * failure, not the model's answer (DESIGN.md § Failures are not answers). llama.cpp's server answers
- * 200 with an empty body when a prompt does not fit its slot's context; left to LangChain such an
- * answer ends in a TypeError inside it ("reading 'message'"), which used to be stored as the model's
- * non-response. It is caught at the wire instead, before LangChain sees it, and thrown as
- * `NotAChatCompletion`: retried like a 5xx, and a failed trial when it persists.
+ * failure, not the model's answer (DESIGN.md § Failures are not answers), and so is a tool call
+ * that names no function. llama.cpp's server answers 200 with an empty body when a prompt does not
+ * fit its slot's context; left to LangChain such an answer ends in a TypeError inside it ("reading
+ * 'message'"), which used to be stored as the model's non-response. It is caught at the wire
+ * instead, before LangChain sees it, and thrown as `NotAChatCompletion`: retried like a 5xx, and a
+ * failed trial when it persists.
  */
 
 /** The error's name, read by shape where it arrives wrapped (the OpenAI SDK's connection error). */
 export const NOT_A_COMPLETION = "NotAChatCompletion";
 
-export type NotACompletionKind = "empty" | "not JSON" | "no choices" | "no message";
+export type NotACompletionKind = "empty" | "not JSON" | "no choices" | "no message" | "no function";
 
 export class NotAChatCompletion extends Error {
   override readonly name = NOT_A_COMPLETION;
@@ -42,6 +43,7 @@ const WHAT: Record<NotACompletionKind, string> = {
   "not JSON": "a body that is not JSON",
   "no choices": "JSON that is not a chat completion (no choices)",
   "no message": "a chat completion whose choice has no message",
+  "no function": "a chat completion whose tool call names no function",
 };
 
 /** The body's start, on one line: enough to recognise an HTML error page or a proxy's text. */
@@ -75,6 +77,15 @@ export function readCompletion(status: number, text: string): Record<string, unk
   for (const c of choices) {
     const message = (c as { message?: unknown } | null)?.message;
     if (!message || typeof message !== "object") return new NotAChatCompletion(status, "no message", text);
+    // A call the model wrote badly (arguments that are not JSON) is its answer; a call without a
+    // function to name is no call at all, and LangChain cannot read it.
+    const calls = (message as { tool_calls?: unknown }).tool_calls;
+    if (calls !== undefined && calls !== null) {
+      const named = (x: unknown) =>
+        typeof (x as { function?: { name?: unknown } } | null)?.function?.name === "string";
+      if (!Array.isArray(calls) || !calls.every(named))
+        return new NotAChatCompletion(status, "no function", text);
+    }
   }
   return body as Record<string, unknown>;
 }

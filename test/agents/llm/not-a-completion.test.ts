@@ -38,6 +38,15 @@ describe("readCompletion", () => {
     expect(verdict('{"choices":[{"index":0,"finish_reason":"stop"}]}')).toMatch(
       /^the server answered 200 with a chat completion whose choice has no message: /,
     );
+    expect(
+      verdict('{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function"}]}}]}'),
+    ).toMatch(/^the server answered 200 with a chat completion whose tool call names no function: /);
+    // Arguments that are not JSON are the model's malformed call: its answer, judged by the machine.
+    expect(
+      verdict(
+        '{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"choose","arguments":"{oops"}}]}}]}',
+      ),
+    ).toBe("completion");
     // A message that says nothing is the model's (empty) answer, not the server's failure.
     expect(verdict('{"choices":[{"message":{"role":"assistant","content":null}}]}')).toBe("completion");
     expect(new NotAChatCompletion(200, "not JSON", "x".repeat(300)).message.length).toBeLessThan(140);
