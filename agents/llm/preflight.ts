@@ -23,8 +23,11 @@ export interface ModelEndpoint {
   baseURL: string;
   model: string;
   apiKey?: string;
-  /** The longest opening request each agent on it sends (checked against a llama.cpp slot). */
-  openings?: Opening[];
+  /**
+   * The longest opening request each agent on it sends, checked against a llama.cpp slot: found
+   * over the run's tasks only when the server is one (other servers cost the run nothing).
+   */
+  openings?: () => Opening[];
 }
 
 /** An agent's first request of a task, as it will be sent. */
@@ -109,19 +112,25 @@ export function modelEndpointsOfPlayer(p: unknown): ModelEndpoint[] {
  * longest opening request of each LLM agent on it.
  */
 export function modelEndpointsOf(entries: readonly AgentEntry[], run?: RunTasks): ModelEndpoint[] {
-  const openings = run ? longestOpenings(entries, run) : new Map<LlmAgent, Opening>();
-  const out = new Map<string, ModelEndpoint>();
+  let found: Map<LlmAgent, Opening> | undefined;
+  const openings = () => {
+    found ??= run ? longestOpenings(entries, run) : new Map();
+    return found;
+  };
+  const out = new Map<string, { endpoint: ModelEndpoint; players: Set<LlmAgent> }>();
   for (const entry of entries)
     for (const p of Object.values(entry.players))
       for (const e of modelEndpointsOfPlayer(p)) {
         const key = `${e.baseURL}\u0000${e.model}\u0000${e.apiKey ?? ""}`;
-        const known = out.get(key) ?? e;
-        const opening = p instanceof LlmAgent ? openings.get(p) : undefined;
-        if (opening && !known.openings?.includes(opening))
-          known.openings = [...(known.openings ?? []), opening];
+        const known = out.get(key) ?? { endpoint: e, players: new Set<LlmAgent>() };
+        if (p instanceof LlmAgent && run) {
+          known.players.add(p);
+          known.endpoint.openings = () =>
+            [...known.players].map((q) => openings().get(q)).filter((o): o is Opening => o !== undefined);
+        }
         out.set(key, known);
       }
-  return [...out.values()];
+  return [...out.values()].map((x) => x.endpoint);
 }
 
 export { httpRequester, type Requester };
@@ -275,10 +284,10 @@ async function checkSlots(
   send: Requester,
   timeoutMs: number,
 ): Promise<void> {
-  const openings = group.flatMap((e) => e.openings ?? []);
-  if (openings.length === 0) return;
+  if (!group.some((e) => e.openings)) return;
   const slot = await slotContext(baseURL, apiKey, send, timeoutMs).catch(() => null);
   if (!slot) return;
+  const openings = group.flatMap((e) => e.openings?.() ?? []);
   const n = (x: number) => x.toLocaleString("en-US");
   for (const o of openings) {
     const tokens = await promptTokens(baseURL, apiKey, o.request, send, timeoutMs).catch(() => null);

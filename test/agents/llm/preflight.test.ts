@@ -180,7 +180,7 @@ describe("preflight of a llama.cpp server's slot", () => {
     status: 200,
     body: { default_generation_settings: { n_ctx: nCtx }, total_slots: 4 },
   });
-  const endpoint = { baseURL: "http://h:8080/v1", model: "m", openings: [opening] };
+  const endpoint = { baseURL: "http://h:8080/v1", model: "m", openings: () => [opening] };
 
   it("an opening prompt and its answer that fit a slot pass, counted by the server's own template", async () => {
     const s = llamacpp(slot(2_048));
