@@ -25,10 +25,12 @@ import type { Message } from "../../environments/kernel/types.ts";
 import type { SimPlugin } from "./plugin.ts";
 import { type WireMessage, wireTexts } from "./request.ts";
 
+type Observation = NonNullable<ReturnType<SimPlugin["observe"]>>;
+
 /** What the conversation came to for one plugin. */
 export type EpisodeReading =
   /** The episode, in the environment's own shape, and the observation read from it. */
-  | { kind: "read"; messages: Message[]; observation: NonNullable<ReturnType<SimPlugin["observe"]>> }
+  | { kind: "read"; messages: Message[]; observation: Observation }
   /** The episode is over: what to say instead of acting. */
   | { kind: "over"; closing: string }
   /** Not this environment's conversation (the messages as sent, roles mapped). */
@@ -154,6 +156,21 @@ export function closingLine(messages: readonly WireMessage[]): string | null {
   return null;
 }
 
+/**
+ * The opening of a conversation framed as bazaar's own agent frames it — a system message and a user
+ * message, each one text with nothing around it, then the rest — or null. It is the first opening
+ * the search would find, without splitting anything.
+ */
+function nativeOpening(wire: readonly WireMessage[]): Opening | null {
+  const [system, request] = wire;
+  if (!system || !request || roleOf(system) !== "system" || request.role !== "user") return null;
+  const [s, ...moreS] = wireTexts(system);
+  const [r, ...moreR] = wireTexts(request);
+  if (s === undefined || r === undefined || moreS.length > 0 || moreR.length > 0) return null;
+  if (s !== s.trim() || r !== r.trim() || s === "" || r === "") return null;
+  return { system: s, request: r, message: 1 };
+}
+
 /** A run of non-assistant messages where an episode may open: `wire[from..to)`. */
 class Region {
   private split: { parts: Part[]; key: string } | undefined;
@@ -208,15 +225,24 @@ export class EpisodeFinder {
   read(wire: readonly WireMessage[]): EpisodeReading {
     const asSent = wire.map(kernelMessage);
     const regions = regionsOf(wire);
-    const attempt = (region: Region, opening: Opening): EpisodeReading | null => {
+    /** The episode with `opening` and the turns after it; `alone`: its reading without the turns. */
+    const attempt = (region: Region, opening: Opening, alone?: Observation): EpisodeReading | null => {
+      const turns = asSent.slice(region.from + opening.message + 1).filter((m) => m.role !== "system");
       const messages: Message[] = [
         { role: "system", content: opening.system },
         { role: "user", content: opening.request },
-        ...asSent.slice(region.from + opening.message + 1).filter((m) => m.role !== "system"),
+        ...turns,
       ];
-      const observation = this.plugin.observe(messages);
+      const observation = alone && turns.length === 0 ? alone : this.plugin.observe(messages);
       return observation ? { kind: "read", messages, observation } : null;
     };
+    // bazaar's own framing, as most requests come: the search's first candidate, tried as it is.
+    const native = nativeOpening(wire);
+    if (native) {
+      const alone = this.openingAlone(native.system, native.request);
+      const read = alone ? attempt(regions[0] as Region, native, alone) : null;
+      if (read) return read;
+    }
     // An episode's later requests repeat its opening: the one found before is tried first.
     for (const region of regions) {
       const known = this.recall(region.key);
@@ -229,12 +255,17 @@ export class EpisodeFinder {
     for (const region of regions) {
       if (this.openings.get(region.key) === null) continue;
       if (region.parts.reduce((n, p) => n + p.paragraphs.length, 0) > MAX_PARAGRAPHS) continue;
+      let alone: Observation | null = null;
       let opens = false;
       // A candidate must read as an opening alone, then with the turns after it: a request a lenient
       // reader accepts (a client's words) may still be the framework's text before the real one.
-      for (const opening of openingsIn(region.parts, (system, request) => this.opens(system, request))) {
+      const candidates = openingsIn(region.parts, (system, request) => {
+        alone = this.openingAlone(system, request);
+        return alone !== null;
+      });
+      for (const opening of candidates) {
         opens = true;
-        const read = attempt(region, opening);
+        const read = attempt(region, opening, alone ?? undefined);
         if (read) {
           this.remember(region.key, opening);
           return read;
@@ -251,13 +282,12 @@ export class EpisodeFinder {
       : { kind: "unread", messages: asSent };
   }
 
-  private opens(system: string, request: string): boolean {
-    return (
-      this.plugin.observe([
-        { role: "system", content: system },
-        { role: "user", content: request },
-      ]) !== null
-    );
+  /** The reading of an opening alone: [system prompt, request]. */
+  private openingAlone(system: string, request: string): Observation | null {
+    return this.plugin.observe([
+      { role: "system", content: system },
+      { role: "user", content: request },
+    ]);
   }
 
   private recall(key: string): Opening | null | undefined {
