@@ -137,6 +137,12 @@ function scriptedServer(): Promise<{ url: string; requests: unknown[]; close: ()
         res.end(JSON.stringify({ object: "list", data: [{ id: "scripted", object: "model" }] }));
         return;
       }
+      // Not llama.cpp: the preflight's GET /props finds nothing here.
+      if (req.method !== "POST") {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
       const r = JSON.parse(body) as {
         messages: { role: string; content: string | null; tool_call_id?: string }[];
       };
