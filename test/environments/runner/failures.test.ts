@@ -10,6 +10,7 @@ import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../../environments/choice/environment.ts";
 import { SHOPPER } from "../../../environments/choice/machine.ts";
+import { BazaarBug, isBazaarBug } from "../../../environments/kernel/errors.ts";
 import { AgentFailure } from "../../../environments/kernel/failures.ts";
 import type { Acted, Agent, AgentEntry, Observation } from "../../../environments/kernel/types.ts";
 import { executeRun, RunStopped } from "../../../environments/runner/execute.ts";
@@ -197,6 +198,39 @@ describe("the failed-trials table", () => {
         usage: { ...usage, calls: 4, inputTokens: 30, outputTokens: 9, latencyMs: 15 },
       },
     ]);
+    s.close();
+  });
+});
+
+describe("bazaar's own bug", () => {
+  it("stops the run with the error, stores the trial neither as answered nor as failed, and the same run plays it once fixed", async () => {
+    const s = store();
+    let fixed = false;
+    let calls = 0;
+    // The tenth trial's agent hits a bug of bazaar's own (say, a TypeError in the model call).
+    const p = planWith(
+      flaky(
+        () => !fixed && ++calls === 10,
+        () => new BazaarBug("a bug in bazaar, not m's answer: TypeError: x is undefined"),
+      ),
+    );
+    const err = await executeRun(p, s, { concurrency: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isBazaarBug(err)).toBe(true);
+    const stored = [...trialRecords(s, p.runId)];
+    expect(stored.length).toBe(9); // the trials before it; none after it was started
+    expect(s.failedTrials(p.runId)).toEqual([]);
+    expect(stored.every((r) => (r as { nonResponse: unknown }).nonResponse === null)).toBe(true);
+    fixed = true;
+    const again = await executeRun(p, s, { concurrency: 1 });
+    expect(again).toMatchObject({
+      stored: tasks.length,
+      ranNow: tasks.length - 9,
+      failed: 0,
+      nonResponsesNow: 0,
+    });
     s.close();
   });
 });
