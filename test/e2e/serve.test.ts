@@ -28,7 +28,7 @@ describe("bazaar serve: the same policy through MCP stores the same outcomes as 
       env: "shop",
       role: "shopper",
       spec: "sim:asks-first",
-      design: ["--limit", "6", "--client", "sim:terse"],
+      design: ["--limit", "4", "--client", "sim:terse"],
       fields: ["endReason", "booked", "success", "regret", "conversation", "burden"],
     },
   ];

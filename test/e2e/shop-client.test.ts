@@ -18,7 +18,7 @@ describe("bazaar run shop --client", () => {
       const cwd = tempDir();
       const common = [
         "--tasks",
-        "40",
+        "24",
         "--replicates",
         "2",
         "--max-steps",
@@ -86,7 +86,7 @@ describe("the client's LLM path through serve-sim", () => {
     "an LLM shopper facing an LLM client, in tools and text mode, stores what the native pair stores; the faulty client's faults are counted, none fatal",
     async () => {
       const cwd = tempDir();
-      const design = ["--tasks", "16", "--replicates", "1"];
+      const design = ["--tasks", "10", "--replicates", "1"];
       const ref = await runShopRecords(cwd, [
         ...design,
         "--agent",
