@@ -81,8 +81,9 @@ export function liveEpisodes(store: Store, runId: string): LiveEpisode[] {
   const db = liveDb(store);
   if (!db) return [];
   const by = new Map<number, LiveEpisode>();
-  for (const r of db.iterate<{ seq: number; agent: string; startedAt: number; turn: string }>(
-    `SELECT seq, agent, started_at AS "startedAt", turn_json AS turn FROM live_turns WHERE run_id = ? ORDER BY seq, turn`,
+  // Ordered by the turn's number: an alias named `turn` would sort by the JSON text (turn 10 before 2).
+  for (const r of db.iterate<{ seq: number; agent: string; startedAt: number; turnJson: string }>(
+    `SELECT seq, agent, started_at AS "startedAt", turn_json AS "turnJson" FROM live_turns WHERE run_id = ? ORDER BY seq, turn`,
     runId,
   )) {
     let e = by.get(r.seq);
@@ -90,7 +91,7 @@ export function liveEpisodes(store: Store, runId: string): LiveEpisode[] {
       e = { seq: r.seq, agent: r.agent, startedAt: r.startedAt, turns: [] };
       by.set(r.seq, e);
     }
-    e.turns.push(JSON.parse(r.turn) as LiveTurn);
+    e.turns.push(JSON.parse(r.turnJson) as LiveTurn);
   }
   return [...by.values()];
 }
