@@ -36,12 +36,15 @@ export const NOT_RUN = {
 export type NotRunCode = keyof typeof NOT_RUN;
 
 /**
- * Whether the `attempt`-th submission of a custom id fails (a 500 line): a fresh draw per submission,
- * from the server seed, so a retried line can succeed and runs with the same seed fail alike.
+ * Whether the `attempt`-th submission of a line fails (a 500 line): a fresh draw per submission, from
+ * the server seed, so a retried line can succeed and runs with the same seed fail alike. The draw
+ * reads the line's request, not its custom id: a client's ids may carry what differs between
+ * otherwise equal runs (bazaar's are cache keys, which hold the base URL and so the server's port).
  */
-export function failsThisTime(seed: string, customId: string, attempt: number, rate: number): boolean {
+export function failsThisTime(seed: string, line: InputLine, attempt: number, rate: number): boolean {
   if (rate <= 0) return false;
-  const h = createHash("sha256").update(`${seed}\0batch-fail\0${customId}\0${attempt}`).digest();
+  const request = JSON.stringify(line.body);
+  const h = createHash("sha256").update(`${seed}\0batch-fail\0${request}\0${attempt}`).digest();
   return h.readUInt32BE(0) / 2 ** 32 < rate;
 }
 

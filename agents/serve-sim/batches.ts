@@ -340,10 +340,7 @@ export function createBatchApi(args: {
         continue;
       }
       const attempt = submissions.get(line.customId) ?? 1;
-      const answered = await answerer.answer(
-        line,
-        failsThisTime(args.seed, line.customId, attempt, failRate),
-      );
+      const answered = await answerer.answer(line, failsThisTime(args.seed, line, attempt, failRate));
       if (answered.ok) {
         out.push(answered.text);
         counts.answered++;

@@ -241,6 +241,23 @@ describe("serve-sim's batch faults", () => {
     expect(s.stats().batches.resubmitted).toBe(failed.length);
   });
 
+  it("draws a line's fault from its request and attempt only: the same lines fail under other ids, on another server", async () => {
+    // bazaar's custom ids are cache keys that hold the base URL, so the server's port: a draw that
+    // read them made which lines fail, and how often, differ from one run to the next.
+    const b = bodies(40);
+    const failedOf = async (prefix: string) => {
+      const c = client(await server({ batch: { failRate: 0.5 } }));
+      const batch = await settled(c, (await submit(c, jsonl(requestLines(b, prefix)))).id);
+      return (await lines(c, batch.error_file_id))
+        .map((l) => Number(l.custom_id.split("-")[1]))
+        .sort((x, y) => x - y);
+    };
+    const [one, two] = await Promise.all([failedOf("a"), failedOf("b")]);
+    expect(one.length).toBeGreaterThan(5);
+    expect(one.length).toBeLessThan(35);
+    expect(two).toEqual(one);
+  });
+
   it("expires the batches named: half the lines answered, the rest batch_expired", async () => {
     const s = await server({ batch: { expire: [2] } });
     const c = client(s);
