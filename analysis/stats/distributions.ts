@@ -40,3 +40,60 @@ export function chiSquareUpperTail(x: number, df: number): number {
   if (x <= 0) return 1;
   return gammainc(x / 2, df / 2, true, true);
 }
+
+/**
+ * P(|T| ≤ t) for Student's t with a whole number ν of degrees of freedom, in closed form (Abramowitz
+ * & Stegun 26.7.3–4: with θ = atan(t/√ν), a finite series in cos²θ) — exact to rounding, where a
+ * numerical integral of the density would need thousands of steps for the same digits.
+ */
+function tCentralProbability(t: number, df: number): number {
+  const theta = Math.atan(t / Math.sqrt(df));
+  const s = Math.sin(theta);
+  const c2 = Math.cos(theta) ** 2;
+  if (df % 2 === 0) {
+    let term = 1;
+    let sum = 1;
+    for (let k = 1; k <= (df - 2) / 2; k++) {
+      term *= (c2 * (2 * k - 1)) / (2 * k);
+      sum += term;
+    }
+    return s * sum;
+  }
+  if (df === 1) return (2 / Math.PI) * theta;
+  let term = 1;
+  let sum = 1;
+  for (let k = 1; k <= (df - 3) / 2; k++) {
+    term *= (c2 * 2 * k) / (2 * k + 1);
+    sum += term;
+  }
+  return (2 / Math.PI) * (theta + s * Math.cos(theta) * sum);
+}
+
+const T_QUANTILES = new Map<string, number>();
+
+/**
+ * The p-quantile (p ≥ ½) of Student's t with a whole number of degrees of freedom: tQuantile(0.975,
+ * 14) ≈ 2.144787. By bisection on the closed-form CDF, to within 1e-12 relative; remembered, since
+ * the same few (level, G − 1) pairs recur across the cells of a table.
+ */
+export function tQuantile(p: number, df: number): number {
+  if (!(p >= 0.5 && p < 1)) throw new RangeError(`tQuantile needs ½ ≤ p < 1, got ${p}`);
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`tQuantile needs a whole number of degrees of freedom, at least 1; got ${df}`);
+  if (p === 0.5) return 0;
+  const key = `${p}/${df}`;
+  const known = T_QUANTILES.get(key);
+  if (known !== undefined) return known;
+  const target = 2 * p - 1;
+  let lo = 0;
+  let hi = 1;
+  while (tCentralProbability(hi, df) < target) hi *= 2;
+  while (hi - lo > 1e-12 * hi) {
+    const mid = (lo + hi) / 2;
+    if (tCentralProbability(mid, df) < target) lo = mid;
+    else hi = mid;
+  }
+  const q = (lo + hi) / 2;
+  T_QUANTILES.set(key, q);
+  return q;
+}

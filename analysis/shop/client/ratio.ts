@@ -4,9 +4,10 @@
  * faults per client reply. Episodes differ in their denominators (a best surplus of $20 or of
  * $200, two hidden requirements or five), so the ratio of sums, not a mean of per-episode ratios,
  * is what "share of the total" means; its SE is the linearization every clustered ratio here uses
- * (each task's residual Σ(num − r·den), with G/(G − 1)), a normal interval like `clusteredMean`.
+ * (each task's residual Σ(num − r·den), with G/(G − 1)), and its interval Student's t with G − 1
+ * degrees of freedom like `clusteredMean`'s.
  */
-import { normalQuantile } from "../../stats/index.ts";
+import { tQuantile } from "../../stats/index.ts";
 
 export interface RatioEstimate {
   /** Episodes in the sums. */
@@ -42,6 +43,6 @@ export function clusteredRatio(
   let ss = 0;
   for (const e of residual.values()) ss += e * e;
   const se = Math.sqrt((g / (g - 1)) * ss) / den;
-  const z = normalQuantile(1 - (1 - level) / 2);
-  return { n, num, den, estimate: r, se, low: r - z * se, high: r + z * se };
+  const t = tQuantile(1 - (1 - level) / 2, g - 1);
+  return { n, num, den, estimate: r, se, low: r - t * se, high: r + t * se };
 }

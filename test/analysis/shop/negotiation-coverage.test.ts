@@ -1,10 +1,16 @@
 /**
  * Interval coverage of the negotiation estimators over seeded replications with known truth (a
  * short study; negotiation-coverage.validate.test.ts runs the long one): the paired task bootstrap
- * of the price-paid and P′_b differences, and the task-clustered interval of a mean discount.
+ * of the price-paid and P′_b differences, and the task-clustered t intervals of a mean discount and
+ * of a deal rate.
  */
 import { describe, expect, it } from "vitest";
-import { clusteredMeanCoverage, pairedCoverage, TRUTH } from "./negotiation-coverage.ts";
+import {
+  clusteredMeanCoverage,
+  clusteredShareCoverage,
+  pairedCoverage,
+  TRUTH,
+} from "./negotiation-coverage.ts";
 
 describe("interval coverage (200 seeded replications, 30 tasks × 2 replicates)", () => {
   it("the paired task bootstrap holds the true differences about 95% of the time", () => {
@@ -26,9 +32,15 @@ describe("interval coverage (200 seeded replications, 30 tasks × 2 replicates)"
     expect(c.buyerNormalized).toBeLessThanOrEqual(0.99);
   });
 
-  it("the task-clustered interval of a mean discount holds the truth about 95% of the time", () => {
-    const c = clusteredMeanCoverage({ replications: 400, tasks: 30, level: 0.95, seed: "cov-mean" });
-    expect(c).toBeGreaterThan(0.9);
-    expect(c).toBeLessThanOrEqual(0.99);
+  it("the task-clustered t intervals of a mean discount and of a deal rate hold the truth about 95% of the time", () => {
+    const args = { replications: 400, tasks: 30, level: 0.95 };
+    for (const c of [
+      clusteredMeanCoverage({ ...args, seed: "cov-mean" }),
+      clusteredShareCoverage({ ...args, seed: "cov-share" }),
+    ]) {
+      expect(c.t).toBeGreaterThan(0.9);
+      expect(c.t).toBeLessThanOrEqual(0.99);
+      expect(c.t).toBeGreaterThanOrEqual(c.normal);
+    }
   });
 });

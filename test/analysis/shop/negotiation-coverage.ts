@@ -10,12 +10,17 @@
  *   E[paid_t − paid_c] = −p·E[L]·E[d] = −p · 200 · 0.15,
  *   E[P′_t − P′_c] = E[(paid_c − paid_t)/(B − C)] = p·E[d]·E[1/(k − c)]
  * (B − C ≥ $10 here, so the small-gap rule never applies).
+ *
+ * The task-clustered intervals (a mean discount, a deal or success rate) are t intervals with G − 1
+ * degrees of freedom; their studies below draw the task effects that make clustering matter.
  */
 import {
   clusteredMean,
+  clusteredShare,
   compareNegotiatingBuyers,
   type NegotiationEpisode,
 } from "../../../analysis/shop/index.ts";
+import { normalQuantile } from "../../../analysis/stats/index.ts";
 import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 
 export const DEAL_PROBABILITY = 0.8;
@@ -111,6 +116,34 @@ export function pairedCoverage(args: {
 }
 
 /**
+ * How often a task-clustered interval held the truth: as the estimator gives it (a t interval with
+ * G − 1 degrees of freedom), and as the normal interval on the same SE would have (what it was).
+ */
+export interface ClusteredCoverage {
+  t: number;
+  normal: number;
+}
+
+function coverageTally(level: number) {
+  const z = normalQuantile(1 - (1 - level) / 2);
+  let t = 0;
+  let normal = 0;
+  return {
+    add(
+      e: { estimate: number | null; se: number | null; low: number | null; high: number | null },
+      truth: number,
+    ) {
+      if (e.low! <= truth && truth <= e.high!) t++;
+      if (Math.abs(e.estimate! - truth) <= z * e.se!) normal++;
+    },
+    result: (replications: number): ClusteredCoverage => ({
+      t: t / replications,
+      normal: normal / replications,
+    }),
+  };
+}
+
+/**
  * A discount per deal: a task effect u ~ U(−0.1, 0.1) shared by its deals plus a deal's own
  * U(0, 0.2), a varying number of deals per task (1–4); truth 0.1.
  */
@@ -119,8 +152,8 @@ export function clusteredMeanCoverage(args: {
   tasks: number;
   level: number;
   seed: string;
-}): number {
-  let hit = 0;
+}): ClusteredCoverage {
+  const tally = coverageTally(args.level);
   for (let i = 0; i < args.replications; i++) {
     const rng = createRng(`${args.seed}/${i}`);
     const items: { cluster: string; value: number }[] = [];
@@ -129,8 +162,32 @@ export function clusteredMeanCoverage(args: {
       const deals = 1 + rng.int(4);
       for (let j = 0; j < deals; j++) items.push({ cluster: `t${t}`, value: u + rng.uniform(0, 0.2) });
     }
-    const m = clusteredMean(items, args.level);
-    if (m.low! <= 0.1 && 0.1 <= m.high!) hit++;
+    tally.add(clusteredMean(items, args.level), 0.1);
   }
-  return hit / args.replications;
+  return tally.result(args.replications);
+}
+
+/**
+ * A deal (or success) rate: a task's own rate p ~ U(0.2, 0.9), shared by its 1–4 negotiations (or
+ * episodes), each a deal with probability p; the count is independent of p, so the truth is
+ * E[p] = 0.55.
+ */
+export function clusteredShareCoverage(args: {
+  replications: number;
+  tasks: number;
+  level: number;
+  seed: string;
+}): ClusteredCoverage {
+  const tally = coverageTally(args.level);
+  for (let i = 0; i < args.replications; i++) {
+    const rng = createRng(`${args.seed}/${i}`);
+    const items: { cluster: string; hit: boolean }[] = [];
+    for (let t = 0; t < args.tasks; t++) {
+      const p = rng.uniform(0.2, 0.9);
+      const tries = 1 + rng.int(4);
+      for (let j = 0; j < tries; j++) items.push({ cluster: `t${t}`, hit: rng.bernoulli(p) });
+    }
+    tally.add(clusteredShare(items, args.level), 0.55);
+  }
+  return tally.result(args.replications);
 }

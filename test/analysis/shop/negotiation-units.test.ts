@@ -129,7 +129,9 @@ describe("clustered mean", () => {
     );
     expect(m.estimate).toBe(5);
     expect(m.se).toBeCloseTo(Math.sqrt(((3 / 2) * 72) / 25), 14);
-    expect(m.low).toBeCloseTo(5 - 1.959963985 * m.se!, 8);
+    // Student's t with G − 1 = 2 degrees of freedom (scipy: t.ppf(0.975, 2)), not the normal 1.96.
+    expect(m.low).toBeCloseTo(5 - 4.302652729749462 * m.se!, 8);
+    expect(m.high).toBeCloseTo(5 + 4.302652729749462 * m.se!, 8);
   });
 
   it("no values: nothing; one cluster: the mean without an interval", () => {

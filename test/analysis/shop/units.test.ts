@@ -37,6 +37,33 @@ describe("shop estimators, computed the long way on the fixture", () => {
     expect(clusteredShare([{ cluster: "a", hit: true }]).se).toBeNull();
   });
 
+  it("a clustered share's interval: Student's t with G − 1 degrees of freedom (scipy's numbers)", () => {
+    // 15 episodes on 8 tasks; p = 7/15, CR1 SE, p ± t.ppf(0.975, 7)·SE — computed in Python with
+    // scipy 1.17.1 from the same rows.
+    const rows: [string, number][] = [
+      ["a", 1],
+      ["a", 1],
+      ["b", 0],
+      ["b", 1],
+      ["b", 0],
+      ["c", 1],
+      ["d", 0],
+      ["d", 0],
+      ["e", 0],
+      ["f", 1],
+      ["f", 1],
+      ["f", 0],
+      ["g", 0],
+      ["h", 1],
+      ["h", 0],
+    ];
+    const s = clusteredShare(rows.map(([cluster, h]) => ({ cluster, hit: h === 1 })));
+    expect(s.estimate).toBeCloseTo(0.4666666666666667, 14);
+    expect(s.se).toBeCloseTo(0.12854908683015884, 12);
+    expect(s.low).toBeCloseTo(0.16269637842796653, 10);
+    expect(s.high).toBeCloseTo(0.7706369549053669, 10);
+  });
+
   it("outcomes: successes, violations and give-ups as counted directly", () => {
     const o = shopOutcomes(ignoring);
     expect(o.success.hits).toBe(ignoring.filter((e) => e.success).length);

@@ -3,6 +3,7 @@ import {
   chiSquareUpperTail,
   normalQuantile,
   normalUpperTail,
+  tQuantile,
   twoSidedNormalP,
 } from "../../../analysis/stats/index.ts";
 
@@ -67,5 +68,32 @@ describe("chi-square upper tail", () => {
     expect(chiSquareUpperTail(0, 3)).toBe(1);
     expect(chiSquareUpperTail(-1, 3)).toBe(1);
     expect(() => chiSquareUpperTail(1, 0)).toThrow(/df/);
+  });
+});
+
+describe("Student t quantile", () => {
+  // Reference values: scipy 1.17.1, stats.t.ppf(p, df).
+  it.each([
+    [0.975, 1, 12.706204736174694],
+    [0.975, 2, 4.302652729749462],
+    [0.975, 14, 2.144786687917804],
+    [0.95, 14, 1.761310135774891],
+    [0.975, 29, 2.045229642132703],
+    [0.975, 59, 2.000995378088267],
+    [0.995, 4, 4.604094871349992],
+    [0.9, 3, 1.637744353696209],
+    [0.975, 200, 1.9718962236339088],
+    [0.975, 1000, 1.9623390808264083],
+    [0.999, 9, 4.296805662729918],
+  ])("tQuantile(%s, df %s) = %s", (p, df, t) => expectRel(tQuantile(p, df), t, 1e-10));
+
+  it("is 0 at ½, tends to the normal quantile, and rejects what it cannot answer", () => {
+    expect(tQuantile(0.5, 7)).toBe(0);
+    // 50,000 terms of the series: still exact to rounding (scipy 1.9599877075346095).
+    expectRel(tQuantile(0.975, 100_000), 1.9599877075346095, 1e-9);
+    expect(tQuantile(0.975, 100_000)).toBeGreaterThan(normalQuantile(0.975));
+    expect(() => tQuantile(0.975, 0)).toThrow(/degrees of freedom/);
+    expect(() => tQuantile(0.975, 2.5)).toThrow(/whole number/);
+    expect(() => tQuantile(0.3, 5)).toThrow(/½ ≤ p < 1/);
   });
 });

@@ -220,7 +220,8 @@ describe("the clustered ratio", () => {
     const got = clusteredRatio(items, 0.95);
     expect(got.estimate).toBeCloseTo(r, 12);
     expect(got.se).toBeCloseTo(se, 12);
-    expect(got.high! - got.estimate!).toBeCloseTo(1.959963984540054 * se, 9);
+    // Student's t with G − 1 = 2 degrees of freedom (scipy: t.ppf(0.975, 2)).
+    expect(got.high! - got.estimate!).toBeCloseTo(4.302652729749462 * se, 9);
     expect(clusteredRatio([{ cluster: "a", num: 1, den: 0 }]).estimate).toBeNull();
     expect(clusteredRatio([{ cluster: "a", num: 1, den: 2 }]).se).toBeNull();
   });
