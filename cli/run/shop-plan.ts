@@ -65,6 +65,7 @@ interface ShopOptions extends CommonRunOptions {
   armRate?: string;
   negotiable?: string;
   sellerNegotiator?: string;
+  offerRounds?: string;
   ogSchedule?: string;
   client?: string;
   clientPersona?: string;
@@ -316,9 +317,19 @@ export function planShop(options: CommonRunOptions, llm: LlmContext): RunPlan {
   const share = (name: string, v: string | undefined) =>
     v === undefined ? undefined : parseOption(name, rate, v);
   const negotiators = parseNegotiators(o);
+  const offerRounds = int("offer-rounds", o.offerRounds);
+  if (offerRounds !== undefined && negotiators.length === 0)
+    throw new UserError(
+      "--offer-rounds needs --negotiable with a share above 0",
+      "add e.g. --negotiable 0.5, or leave --offer-rounds out",
+    );
   const offerDesign =
     negotiators.length > 0
-      ? { negotiable: parseOption("negotiable", rate, o.negotiable!), negotiators: negotiators.length }
+      ? {
+          negotiable: parseOption("negotiable", rate, o.negotiable!),
+          negotiators: negotiators.length,
+          ...(offerRounds === undefined ? {} : { offerRounds }),
+        }
       : {};
   const design = parseShopDesign({
     seed: seedValue(o.seed ?? "2026"),

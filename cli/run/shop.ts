@@ -11,9 +11,11 @@ import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
 /**
- * The seller negotiator of negotiable listings when none is named: linear concession, because with
- * the shopper's step budget as its turn limit a Boulware seller barely moves from its list price in
- * the rounds a buyer can afford (in a market with hagglers, deals came 0.0% off list).
+ * The seller negotiator of negotiable listings when none is named: linear concession, because
+ * without `--offer-rounds` a seller's turn limit is the shopper's whole step budget, and a Boulware
+ * seller barely moves from its list price in the rounds a buyer can afford (in a market with
+ * hagglers, deals came 0.0% off list). `--offer-rounds n` gives time-dependent sellers their time
+ * scale: they reach their floor at their n-th answer.
  */
 export const DEFAULT_SELLER_NEGOTIATOR = "rule:linear";
 
@@ -74,6 +76,10 @@ export function addShopOptions(cmd: Command): Command {
     .option(
       "--seller-negotiator <specs>",
       `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model> — every bargaining seller`,
+    )
+    .option(
+      "--offer-rounds <n>",
+      "with --negotiable: offers a shopper may send to one listing's seller, the seller's turn limit (time-dependent sellers concede over it); after the n-th answer without a deal the shopper can still take one of the seller's counters or book at the list price, and any other offer to that listing is refused (default: the step budget, --max-steps)",
     )
     .option(
       "--client <specs>",

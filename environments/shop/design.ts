@@ -96,6 +96,8 @@ export const ShopDesignSchema = z.object({
   negotiable: rate.optional(),
   /** Seller negotiators in the run: a catalog's negotiable listings are dealt to them in turn. */
   negotiators: positive.optional(),
+  /** Offers a shopper may send to one listing's seller (the pair's turn limit); absent: the step budget. */
+  offerRounds: positive.optional(),
   /**
    * Each task has a client (specs/client.md): its hidden utility drawn from a stream of its own, so
    * every other part of a task is as without clients. Absent (or false) in a shop without clients.
@@ -149,9 +151,9 @@ export function parseShopDesign(input: ShopDesignInput): ShopDesign {
 
 /** A design without offers spells none of their settings (it is the plain shop's design). */
 function normalizeOffers(d: ShopDesign): ShopDesign {
-  const { negotiable, negotiators, ...rest } = d;
+  const { negotiable, negotiators, offerRounds, ...rest } = d;
   if (!negotiable) return rest;
-  return { ...rest, negotiable, negotiators: negotiators ?? 1 };
+  return { ...rest, negotiable, negotiators: negotiators ?? 1, ...(offerRounds ? { offerRounds } : {}) };
 }
 
 /** A negotiable listing's private cost as a share of its list price: uniform on this range. */
@@ -500,6 +502,7 @@ function buildTask(
         maxSteps: d.maxSteps,
         maxInvalid: d.maxInvalid,
         ...(d.negotiable ? { offers: true as const } : {}),
+        ...(d.negotiable && d.offerRounds ? { offerRounds: d.offerRounds } : {}),
       },
       admissible: listings.filter((l) => isAdmissible(l, c.constraints)).map((l) => l.id),
       dominance: c.dominance

@@ -35,6 +35,8 @@ export interface AwaitedOffer {
   listPrice: number;
   cost: number;
   cap: number | null;
+  /** The run's offer rounds (`rules.offerRounds`): the pair's turn limit; absent without one. */
+  rounds?: number;
 }
 
 /** A seller's answer, read by the bargaining rules. */
@@ -56,6 +58,18 @@ function negotiationOf(negotiations: readonly NegotiationState[], id: string): N
   return undefined;
 }
 
+/** The shopper's offers this pair's seller has answered (an offer meeting its counter needs none). */
+function answeredOffers(n: Negotiation): number {
+  let k = 0;
+  for (const m of n.offers) if (m.side === "buyer" && m.answer !== "deal") k++;
+  return k;
+}
+
+/** The seller's counters in this pair, in order. */
+function countersOf(n: NegotiationState): number[] {
+  return n.history.filter((m) => m.role === "seller" && m.type === "offer").map((m) => m.price!);
+}
+
 /** A note as an optional field: absent, not undefined, so a record without one is unchanged. */
 function noted(note: string | undefined): { note?: string } {
   return note === undefined ? {} : { note };
@@ -64,8 +78,10 @@ function noted(note: string | undefined): { note?: string } {
 /**
  * The shopper's offer to a shown listing: refused when the listing takes no offers, when this pair
  * already has a deal or the seller ended it; a deal at once when it is exactly the seller's own
- * earlier counter (the seller offered that price: accepting it needs no answer); otherwise sent to
- * the seller. `note` is the call's bookkeeping (`meta.note`), kept on the offer's move.
+ * earlier counter (the seller offered that price: accepting it needs no answer); refused when the
+ * pair is at its turn limit (`rules.offerRounds` offers answered) — so the seller's last counter is
+ * a final offer, to take or leave, as a time-dependent seller's last step assumes; otherwise sent
+ * to the seller. `note` is the call's bookkeeping (`meta.note`), kept on the offer's move.
  */
 export function offerCall(
   l: Listing,
@@ -120,6 +136,17 @@ export function offerCall(
       }
     }
   }
+  const rounds = task.rules.offerRounds;
+  if (n && rounds !== undefined && answeredOffers(n) >= rounds) {
+    const counters = countersOf(n).map(formatUsd);
+    const take =
+      counters.length > 0
+        ? `offer exactly ${counters.length === 1 ? "its counter" : "one of its counters"} (${counters.join(", ")}) to take it, or book`
+        : "book";
+    return {
+      problem: `listing "${l.id}" takes at most ${rounds} offers and its seller has answered ${rounds} without a deal: ${take} at its price (${formatUsd(l.price)} a night)`,
+    };
+  }
   return {
     awaiting: {
       id: l.id,
@@ -131,6 +158,7 @@ export function offerCall(
       listPrice: l.price,
       cost: l.negotiation.cost,
       cap,
+      ...(rounds === undefined ? {} : { rounds }),
     },
   };
 }
@@ -219,6 +247,8 @@ export function answerOffer(
     closed: n.closed || m.move === "quit",
     sellerInvalid: n.sellerInvalid + (m.move === "invalid" ? 1 : 0),
   };
+  if (w.rounds !== undefined && next.deal === null && !next.closed && answeredOffers(next) >= w.rounds)
+    next.atTurnLimit = true;
   const all = before ? negotiations.map((x) => (x === before ? next : x)) : [...negotiations, next];
   return {
     result: {
@@ -239,9 +269,14 @@ export function bookedPrice(l: Listing, negotiations: readonly NegotiationState[
   return negotiationOf(negotiations, l.id)?.deal ?? l.price;
 }
 
-/** Out of steps while some negotiation was still open: no deal, not ended by its seller. */
+/**
+ * Out of steps while some negotiation was still open: no deal, not ended by its seller, not at its
+ * turn limit (a pair whose rounds ran out ended there, as a bargaining session does).
+ */
 export function isDeadlock(reason: EndReason, negotiations: readonly NegotiationState[]): boolean {
-  return reason === "out-of-steps" && negotiations.some((n) => n.deal === null && !n.closed);
+  return (
+    reason === "out-of-steps" && negotiations.some((n) => n.deal === null && !n.closed && !n.atTurnLimit)
+  );
 }
 
 /** The negotiation as the outcome keeps it (the seller's bargaining history left out). */
@@ -264,8 +299,9 @@ function itemOf(l: Listing) {
 
 /**
  * The seller's turn: the bargaining seller's view of this one pair — the listing as its item, its
- * cost as its limit, the shopper's step budget as its turn limit — and that conversation as
- * messages, so any bargaining seller (rule, simulated, LLM, outside) answers unchanged.
+ * cost as its limit, the run's offer rounds as its turn limit (without them the shopper's step
+ * budget, the most offers one pair could see) — and that conversation as messages, so any
+ * bargaining seller (rule, simulated, LLM, outside) answers unchanged.
  */
 export function sellerTurn(
   w: AwaitedOffer,
@@ -274,9 +310,10 @@ export function sellerTurn(
   negotiations: readonly NegotiationState[],
 ): Turn<BargainView> {
   const costShown = ceilCents(w.cost);
+  const maxTurns = task.rules.offerRounds ?? task.rules.maxSteps;
   let opening = openings.get(l);
   if (!opening) {
-    opening = openingMessages("seller", sellerIntro(itemOf(l), costShown, task.rules.maxSteps));
+    opening = openingMessages("seller", sellerIntro(itemOf(l), costShown, maxTurns));
     openings.set(l, opening);
   }
   const item = itemOf(l);
@@ -287,7 +324,7 @@ export function sellerTurn(
     description: item.description,
     listedPrice: item.listedPrice,
     limit: costShown,
-    maxTurns: task.rules.maxSteps,
+    maxTurns,
     history: historyWith(w, negotiations),
   };
   return { role: w.seller, observation: new BargainObservation(opening, view) };

@@ -134,6 +134,13 @@ export const ShopRulesSchema = z.object({
    * of the run, whether or not its catalog drew a negotiable listing). Absent in a plain shop.
    */
   offers: z.literal(true).optional(),
+  /**
+   * Offers the shopper may send to one listing's seller (`--offer-rounds`): the pair's turn limit,
+   * the seller's time scale. Once its seller has answered that many without a deal, the shopper can
+   * still take one of the seller's counters (offer exactly it) or book at the list price; any other
+   * offer to it is refused. Absent: the step budget is the limit, as before the option existed.
+   */
+  offerRounds: z.number().int().positive().optional(),
 });
 export type ShopRules = z.infer<typeof ShopRulesSchema>;
 
@@ -276,6 +283,11 @@ export interface Negotiation {
   closed: boolean;
   /** Seller answers that could not be read (an action error, a deal at a price never offered). */
   sellerInvalid: number;
+  /**
+   * The seller answered the run's `offerRounds` offers without a deal: the pair is at its turn limit
+   * (only its counters can still be taken). Absent otherwise, and in runs without the limit.
+   */
+  atTurnLimit?: true;
 }
 
 /** One tool call as the agent made it: its tool name and arguments, as given. */

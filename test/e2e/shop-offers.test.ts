@@ -27,6 +27,8 @@ describe("offers from the command line", () => {
     const store = path.join(tempDir(), "bad.db");
     const cases: [string[], RegExp][] = [
       [["--seller-negotiator", "rule:boulware"], /--seller-negotiator needs --negotiable/],
+      [["--offer-rounds", "3"], /--offer-rounds needs --negotiable/],
+      [["--negotiable", "0.5", "--offer-rounds", "0"], /--offer-rounds/],
       [["--negotiable", "1.5"], /--negotiable.*rate from 0 to 1/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:nope"], /unknown seller "rule:nope"/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:linear,rule:linear"], /named twice/],
@@ -59,6 +61,8 @@ describe("offers from the command line", () => {
       "0.5",
       "--seller-negotiator",
       "rule:boulware,sim:llm",
+      "--offer-rounds",
+      "4",
       "--store",
       store,
       "--json",
@@ -68,7 +72,7 @@ describe("offers from the command line", () => {
     const records = await exportedRecords(runId, store);
     expect(records).toHaveLength(6);
     for (const r of records) {
-      expect(r.rules).toMatchObject({ offers: true });
+      expect(r.rules).toMatchObject({ offers: true, offerRounds: 4 });
       expect(Array.isArray(r.negotiations)).toBe(true);
       expect(typeof r.deadlock).toBe("boolean");
       const booked = r.booked as { price: number } | null;

@@ -275,3 +275,140 @@ describe("offers in the shop", () => {
     expect(record.booked?.price).toBeGreaterThan(cap);
   });
 });
+
+describe("offer rounds: a per-pair turn limit", () => {
+  function roundsTask(offerRounds: number | undefined, maxSteps = 15): ShopTask {
+    return buildShopTasks(
+      {
+        tasks: 8,
+        seed: 5,
+        negotiable: 1,
+        negotiators: 2,
+        maxSteps,
+        families: { open: 1 },
+        ...(offerRounds === undefined ? {} : { offerRounds }),
+      },
+      DEFAULT_HOTEL_POOL,
+    )[0]!;
+  }
+  const low = (id: () => string) => () => ({ type: "offer", id: id(), price: 20 });
+
+  it("is in the task's rules only when set, and only with offers; a design without it builds the tasks it built before", () => {
+    expect(roundsTask(3).rules.offerRounds).toBe(3);
+    expect(roundsTask(undefined).rules.offerRounds).toBeUndefined();
+    expect({ ...roundsTask(3), rules: { ...roundsTask(3).rules, offerRounds: undefined } }).toEqual({
+      ...roundsTask(undefined),
+      rules: { ...roundsTask(undefined).rules, offerRounds: undefined },
+    });
+    const plain = buildShopTasks({ tasks: 2, seed: 5, offerRounds: 3 }, DEFAULT_HOTEL_POOL);
+    expect(plain).toEqual(buildShopTasks({ tasks: 2, seed: 5 }, DEFAULT_HOTEL_POOL));
+  });
+
+  it("is the seller's turn limit: its view and its opening say n turns, not the step budget", async () => {
+    const task = roundsTask(3);
+    const seller = scriptedSeller([{ type: "offer", price: 900, talk: "900." }]);
+    const r = await play(task, [search, (v) => ({ type: "offer", id: firstId(v), price: 50 })], {
+      "seller-1": seller,
+      "seller-2": seller,
+    });
+    expect(r.output.negotiations).toHaveLength(1);
+    expect(seller.views[0]).toMatchObject({ maxTurns: 3 });
+  });
+
+  it("gives a time-dependent seller its time scale: a Boulware seller reaches its cost at its n-th answer", async () => {
+    const counters = async (offerRounds: number | undefined) => {
+      const task = roundsTask(offerRounds);
+      const boulware = resolveBargainPlayer("rule:boulware", "seller").agent;
+      let id = "";
+      const r = await play(
+        task,
+        [
+          search,
+          (v) => {
+            id = firstId(v);
+            return { type: "offer", id, price: 20 };
+          },
+          low(() => id),
+          low(() => id),
+          { type: "give_up", reason: "too dear" },
+        ],
+        { "seller-1": boulware, "seller-2": boulware },
+      );
+      const n = r.output.negotiations![0]!;
+      return { n, prices: n.offers.filter((m) => m.side === "seller").map((m) => m.price!) };
+    };
+    const three = await counters(3);
+    expect(three.prices).toHaveLength(3);
+    // The cost as the seller is shown it (whole cents up): its floor, reached at t = 1.
+    expect(three.prices[2]).toBe(Math.ceil(three.n.cost * 100) / 100);
+    // Over the whole step budget (15 turns) the same seller has barely moved by its third answer.
+    const budget = await counters(undefined);
+    expect(budget.prices[2]!).toBeGreaterThan(three.n.listPrice - 0.2 * (three.n.listPrice - three.n.cost));
+    expect(budget.n.atTurnLimit).toBeUndefined();
+  });
+
+  it("when the rounds run out: another offer is refused (an invalid call that says why), the seller's counters can still be taken, and book pays the deal", async () => {
+    const task = roundsTask(2);
+    const seller = scriptedSeller([
+      { type: "offer", price: 1000, talk: "1000." },
+      { type: "offer", price: 900, talk: "900, final." },
+    ]);
+    let id = "";
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          id = firstId(v);
+          return { type: "offer", id, price: 50 };
+        },
+        () => ({ type: "offer", id, price: 60 }),
+        () => ({ type: "offer", id, price: 70 }),
+        () => ({ type: "offer", id, price: 900 }),
+        () => ({ type: "book", id }),
+      ],
+      { "seller-1": seller, "seller-2": seller },
+    );
+    // The seller answered twice: the third offer never reached it.
+    expect(seller.views).toHaveLength(2);
+    expect(r.output.invalidCalls).toBe(1);
+    const refused = r.output.trajectory[3]!;
+    expect(refused.ok).toBe(false);
+    expect(refused.summary).toContain("takes at most 2 offers");
+    expect(refused.summary).toContain("($1000, $900)");
+    expect(r.output.endReason).toBe("booked");
+    expect(r.output.paid).toBe(900);
+    const n = r.output.negotiations![0]!;
+    expect(n.deal).toBe(900);
+    // At its limit once the second answer came; a deal taken from a counter after it stands.
+    expect(n.atTurnLimit).toBe(true);
+    expect(n.offers.map((m) => [m.side, m.price, m.answer ?? m.move])).toEqual([
+      ["buyer", 50, "counter"],
+      ["seller", 1000, "counter"],
+      ["buyer", 60, "counter"],
+      ["seller", 900, "counter"],
+      ["buyer", 900, "deal"],
+    ]);
+  });
+
+  it("a pair at its turn limit is over, not open: running out of steps then is no deadlock", async () => {
+    const task = roundsTask(1, 3);
+    const boulware = resolveBargainPlayer("rule:boulware", "seller").agent;
+    let id = "";
+    const r = await play(
+      task,
+      [
+        search,
+        (v) => {
+          id = firstId(v);
+          return { type: "offer", id, price: 20 };
+        },
+        { type: "search", page: 2 },
+      ],
+      { "seller-1": boulware, "seller-2": boulware },
+    );
+    expect(r.output.endReason).toBe("out-of-steps");
+    expect(r.output.negotiations![0]!.atTurnLimit).toBe(true);
+    expect(r.output.deadlock).toBe(false);
+  });
+});
