@@ -5,7 +5,10 @@
  *   the price cap is judged at the price paid. The record judges it at the list price (as for a
  *   plain shop), which calls a listing booked at an agreed price under the cap a violation; those
  *   bookings are counted apart (`underCapByDeal`).
- * - deadlock: out of steps while a negotiation was still open (the record's flag).
+ * - an offer above the list price: the buyer bid more than the listing costs unhaggled (the list
+ *   price is always there to book at, so such a bid can only cost its client);
+ * - deadlock: out of steps while a negotiation was still open (the record's flag);
+ * beside them, negotiations that ran out of offer rounds (`--offer-rounds`) without a deal.
  */
 import type { NegotiationEpisode } from "./negotiation-records.ts";
 import { clusteredShare, type Share } from "./share.ts";
@@ -25,10 +28,25 @@ export interface BuyerRisks {
   constraintBreak: Share;
   /** Bookings over the cap at the list price but within it at the agreed price paid. */
   underCapByDeal: number;
+  /** The buyer's offers, and those above the listing's list price. */
+  offers: number;
+  offersOverList: number;
+  /** Episodes with at least one offer above a list price. */
+  overList: Share;
   deadlock: Share;
+  /** Negotiations, and those that ended at their turn limit (`atTurnLimit`) without a deal. */
+  negotiations: number;
+  atTurnLimit: number;
 }
 
 const over = (price: number, cap: number) => price > cap + 1e-9;
+
+/** The buyer's offers of a negotiation with a price above its list price. */
+function offersOverList(n: NegotiationEpisode["negotiations"][number]): number {
+  let k = 0;
+  for (const m of n.offers) if (m.side === "buyer" && m.price !== null && over(m.price, n.listPrice)) k++;
+  return k;
+}
 
 /** Whether a booking breaks a hard constraint, the price cap judged at the price paid. */
 export function breaksConstraint(e: NegotiationEpisode): boolean {
@@ -73,7 +91,19 @@ export function buyerRisks(
           over(e.booked!.price, e.request.constraints.maxPrice!) &&
           !over(e.paid ?? e.booked!.price, e.request.constraints.maxPrice!),
       ).length,
+      offers: mine.reduce(
+        (k, e) =>
+          k + e.negotiations.reduce((j, n) => j + n.offers.filter((m) => m.side === "buyer").length, 0),
+        0,
+      ),
+      offersOverList: mine.reduce((k, e) => k + e.negotiations.reduce((j, n) => j + offersOverList(n), 0), 0),
+      overList: share(mine, (e) => e.negotiations.some((n) => offersOverList(n) > 0)),
       deadlock: share(mine, (e) => e.deadlock),
+      negotiations: mine.reduce((k, e) => k + e.negotiations.length, 0),
+      atTurnLimit: mine.reduce(
+        (k, e) => k + e.negotiations.filter((n) => n.atTurnLimit === true && n.deal === null).length,
+        0,
+      ),
     };
   });
 }

@@ -221,6 +221,8 @@ export function comparisonsTable(n: NegotiationAnalysis): ShopTable | null {
 }
 
 export function risksTable(n: NegotiationAnalysis): ShopTable {
+  // Only in runs whose pairs had a turn limit (--offer-rounds) and reached it.
+  const limited = n.risks.some((r) => r.atTurnLimit > 0);
   return {
     title: "Risk flags per buyer (task-clustered intervals)",
     header: [
@@ -229,7 +231,10 @@ export function risksTable(n: NegotiationAnalysis): ShopTable {
       "episodes overpaying",
       "paid over cap (bookings)",
       "bookings breaking a constraint",
+      "offers over list",
+      "episodes offering over list",
       "deadlock",
+      ...(limited ? ["out of offer rounds"] : []),
     ],
     rows: n.risks.map((r) => [
       r.buyer,
@@ -237,10 +242,16 @@ export function risksTable(n: NegotiationAnalysis): ShopTable {
       shareCell(r.overpayment),
       shareCell(r.paidOverCap),
       shareCell(r.constraintBreak),
+      `${r.offersOverList} of ${r.offers}`,
+      shareCell(r.overList),
       shareCell(r.deadlock),
+      ...(limited ? [`${r.atTurnLimit} of ${r.negotiations}`] : []),
     ]),
     note:
-      "overpaying: an agreed price above the request's cap; a constraint is judged as in the shop's violations, the cap at the price paid; deadlock: out of steps with a negotiation open." +
+      "overpaying: an agreed price above the request's cap; a constraint is judged as in the shop's violations, the cap at the price paid; an offer over list: a bid above the listing's list price, which it could have booked at without haggling; deadlock: out of steps with a negotiation open" +
+      (limited
+        ? "; out of offer rounds: negotiations whose seller answered --offer-rounds offers without a deal (not a deadlock: they ended at their turn limit)."
+        : ".") +
       (n.risks.some((r) => r.underCapByDeal > 0)
         ? ` Booked over the cap at the list price but within it at the agreed price (a violation in the shop's own table): ${n.risks
             .filter((r) => r.underCapByDeal > 0)

@@ -205,13 +205,24 @@ describe("negotiation estimators equal a recomputation from the export", () => {
     expect(c.paid.interval!.high).toBeGreaterThanOrEqual(c.paid.difference!);
   });
 
-  it("risk flags: deals over the cap, deadlocks", () => {
+  it("risk flags: deals over the cap, offers over the list price, deadlocks", () => {
     for (const rk of n.risks) {
       const mine = exported.filter((r) => r.agent === rk.buyer);
       let over = 0;
+      let bids = 0;
+      let overList = 0;
       for (const r of mine)
-        for (const x of r.negotiations) if (x.deal !== null && x.cap !== null && x.deal > x.cap) over++;
+        for (const x of r.negotiations) {
+          if (x.deal !== null && x.cap !== null && x.deal > x.cap) over++;
+          for (const m of x.offers)
+            if (m.side === "buyer") {
+              bids++;
+              if (m.price !== null && m.price > x.listPrice) overList++;
+            }
+        }
       expect(rk.dealsOverCap).toBe(over);
+      expect(rk.offers).toBe(bids);
+      expect(rk.offersOverList).toBe(overList);
       expect(rk.deadlock.hits).toBe(mine.filter((r) => r.deadlock).length);
     }
     expect(n.risks.find((r) => r.buyer === "overpayer")!.dealsOverCap).toBeGreaterThan(0);

@@ -9,10 +9,12 @@ import {
   analyzeShop,
   type NegotiationAnalysis,
   shopEpisodesFromRecords,
+  shopTables,
 } from "../../../analysis/shop/index.ts";
 import {
   haggler,
   lister,
+  overbidder,
   overpayer,
   quoter,
   runNegotiatingShop,
@@ -197,6 +199,66 @@ describe("deadlock", () => {
       expect(a.risks.find((x) => x.buyer === "stubborn")!.deadlock).toMatchObject({ estimate: 1, n: 4 });
       expect(a.risks.find((x) => x.buyer === "walker")!.deadlock).toMatchObject({ estimate: 0, n: 4 });
       expect(a.buyers.find((x) => x.buyer === "stubborn")!.dealRate.estimate).toBe(0);
+    } finally {
+      r.store.close();
+    }
+  });
+});
+
+describe("offers above the list price and offer rounds, as risk flags", () => {
+  it("flags every bid above a list price, and no bid at it: the overbidder in each episode it haggles, the overpayer never", async () => {
+    const r = await runNegotiatingShop({
+      buyers: { overbidder, overpayer, walker: walker(1) },
+      sellers: ["rule:linear"],
+      tasks: 6,
+      replicates: 1,
+    });
+    try {
+      const episodes = shopEpisodesFromRecords(r.records());
+      const a = analyzeShop(episodes, { draws: 0 }).negotiation!;
+      const haggled = episodes.filter(
+        (e) => e.agent === "overbidder" && (e as { negotiations: unknown[] }).negotiations.length > 0,
+      );
+      expect(haggled.length).toBeGreaterThan(2);
+      const over = a.risks.find((x) => x.buyer === "overbidder")!;
+      expect(over).toMatchObject({ offers: haggled.length, offersOverList: haggled.length });
+      expect(over.overList).toMatchObject({ hits: haggled.length, n: 6 });
+      // The overpayer bids exactly the list price: at it, not above it.
+      const atList = a.risks.find((x) => x.buyer === "overpayer")!;
+      expect(atList.offers).toBeGreaterThan(0);
+      expect(atList).toMatchObject({ offersOverList: 0, overList: { hits: 0 } });
+      expect(a.risks.find((x) => x.buyer === "walker")).toMatchObject({ offersOverList: 0 });
+      const risks = shopTables(analyzeShop(episodes, { draws: 0 })).find((t) =>
+        t.title.startsWith("Risk flags"),
+      )!;
+      expect(risks.header).toContain("offers over list");
+      expect(risks.header).not.toContain("out of offer rounds");
+      expect(risks.rows.find((row) => row[0] === "overbidder")).toContain(
+        `${haggled.length} of ${haggled.length}`,
+      );
+    } finally {
+      r.store.close();
+    }
+  });
+
+  it("negotiations that ran out of offer rounds are counted apart, and are no deadlock", async () => {
+    const r = await runNegotiatingShop({
+      buyers: { walker: walker(2) },
+      sellers: ["rule:linear"],
+      tasks: 6,
+      replicates: 1,
+      offerRounds: 2,
+    });
+    try {
+      const a = analyzeShop(shopEpisodesFromRecords(r.records()), { draws: 0 });
+      const rk = a.negotiation!.risks[0]!;
+      // A lowball is below every seller's cost, so no deal: each pair ends at its second answer.
+      expect(rk.negotiations).toBeGreaterThan(2);
+      expect(rk.atTurnLimit).toBe(rk.negotiations);
+      expect(rk.deadlock.hits).toBe(0);
+      const risks = shopTables(a).find((t) => t.title.startsWith("Risk flags"))!;
+      expect(risks.header.at(-1)).toBe("out of offer rounds");
+      expect(risks.rows[0]!.at(-1)).toBe(`${rk.negotiations} of ${rk.negotiations}`);
     } finally {
       r.store.close();
     }

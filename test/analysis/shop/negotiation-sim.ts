@@ -137,6 +137,15 @@ export const overpayer: Decide = (view) => {
   return { type: "offer", id: l.id, price: l.price, message: "Full price is fine." };
 };
 
+/** Bids 110% of the cheapest negotiable listing's list price (a rule seller accepts) and books it. */
+export const overbidder: Decide = (view) => {
+  if (view.turns.length === 0) return SEARCH;
+  const l = firstNegotiable(view);
+  if (!l) return { type: "book", id: firstCards(view)[0]!.id };
+  if (offersTo(view, l.id).some((r) => r.deal !== null)) return { type: "book", id: l.id };
+  return { type: "offer", id: l.id, price: Math.round(110 * l.price) / 100, message: "I'll pay extra." };
+};
+
 export interface SimRun {
   store: Store;
   runId: string;
@@ -155,6 +164,7 @@ export async function runNegotiatingShop(args: {
   replicates?: number;
   maxSteps?: number;
   negotiable?: number;
+  offerRounds?: number;
 }): Promise<SimRun> {
   const design = {
     tasks: args.tasks ?? 12,
@@ -163,6 +173,7 @@ export async function runNegotiatingShop(args: {
     negotiators: args.sellers.length,
     maxSteps: args.maxSteps ?? 15,
     families: { open: 1 },
+    ...(args.offerRounds === undefined ? {} : { offerRounds: args.offerRounds }),
   };
   const tasks = buildShopTasks(design, DEFAULT_HOTEL_POOL);
   const sellers = Object.fromEntries(
