@@ -1,13 +1,15 @@
 /**
  * A `module:` agent that is a LangGraph graph: bazaar hands it the environment's tools as LangChain
- * tools and runs it on the whole episode, in process, one run per episode. Underneath is the agent
+ * tools and runs it on the whole episode, in process, one run per episode (per conversation where a
+ * role holds several: a shop seller's each negotiation is a run of its own). Underneath is the agent
  * that waits for calls (waiting.ts): each tool call the graph makes is one step of the machine, and
  * the tool returns what the environment shows next. So the episode is stored, watched and analysed
  * like any other.
  *
  * - The graph gets `{ messages: [system prompt, request] }` (LangChain messages of the module's own
- *   LangChain) and, in `configurable`, the tools (`tools`), the trial's key as `thread_id` (for a
- *   graph with a checkpointer) and `bazaar: { env, role, trialKey, replicate }`.
+ *   LangChain) and, in `configurable`, the tools (`tools`), the link's key as `thread_id` (the
+ *   trial's key, `#` and its conversation's; for a graph with a checkpointer) and
+ *   `bazaar: { env, role, trialKey, conversation, replicate }`.
  * - A tool's arguments go to the machine as they came (LangChain's own schema check is skipped), so a
  *   malformed call is refused by the environment and counted as an invalid call, as natively; its
  *   result is the environment's text, with `{ over, isError, view }` as the tool message's artifact.
@@ -250,9 +252,13 @@ function taskMessages(core: LangChainCore, task: SurfaceTask): unknown[] {
   );
 }
 
-/** The agent a graph module plays as: each episode one run of the graph, its tool calls the steps. */
+/**
+ * The agent a graph module plays as: each episode one run of the graph, its tool calls the steps —
+ * one run per conversation where a role holds several (a shop seller's negotiations).
+ */
 export class GraphAgent implements Agent<unknown, unknown> {
   private readonly waiting: WaitingAgent;
+  /** Runs by their link's key (trial and conversation). */
   private readonly runs = new Map<string, EpisodeRun>();
 
   constructor(
@@ -266,27 +272,30 @@ export class GraphAgent implements Agent<unknown, unknown> {
   }
 
   async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<unknown>> {
+    const turn = this.waiting.turn(observation, ctx);
     try {
-      const acted = await this.waiting.act(observation, ctx);
-      const usage = this.runs.get(ctx.trialKey)?.takeUsage();
-      return usage ? { ...acted, usage } : acted;
+      const action = await turn.action;
+      const usage = this.runs.get(turn.link.key)?.takeUsage();
+      return usage ? { action, usage } : { action };
     } catch (err) {
       // After the graph failed, every turn the machine still asks for says why (a machine that
       // re-asks gets the same answer, not a dropped link).
-      throw this.runs.get(ctx.trialKey)?.failure ?? err;
+      throw this.runs.get(turn.link.key)?.failure ?? err;
     }
   }
 
   endEpisode(ctx: AgentContext, outcome?: unknown): void {
     this.waiting.endEpisode(ctx, outcome);
-    const run = this.runs.get(ctx.trialKey);
-    this.runs.delete(ctx.trialKey);
-    run?.controller.abort();
+    for (const [key, run] of this.runs)
+      if (run.ctx.trialKey === ctx.trialKey) {
+        this.runs.delete(key);
+        run.controller.abort();
+      }
   }
 
   private start(link: EpisodeLink, ctx: AgentContext): void {
     const run = new EpisodeRun(link, ctx);
-    this.runs.set(ctx.trialKey, run);
+    this.runs.set(link.key, run);
     const { controller } = run;
     const stop = () => controller.abort();
     link.onEnd(stop);
@@ -320,11 +329,13 @@ export class GraphAgent implements Agent<unknown, unknown> {
       {
         configurable: {
           tools,
-          thread_id: ctx.trialKey,
+          // One thread per conversation: a checkpointer never mixes a shop seller's negotiations.
+          thread_id: link.key,
           bazaar: {
             env: this.surface.env,
             role: this.surface.role,
             trialKey: ctx.trialKey,
+            conversation: link.conversation,
             replicate: ctx.replicate,
           },
         },

@@ -7,7 +7,8 @@
  * - an **Agent factory**, a function `(ctx) => Agent` (or a promise of one), called once per episode
  *   at its first turn with `{ env, role, tools, task, trialKey, replicate }` (`tools`: the surface's
  *   tools with their JSON Schemas; `task`: the system prompt and request); its agent plays that
- *   episode natively and is dropped at its end (`endEpisode` is passed on);
+ *   episode natively and is dropped at its end (`endEpisode` is passed on). Where a role holds
+ *   several conversations an episode (a shop seller, one per negotiation), each gets its own;
  * - a **LangGraph graph** (an object with `invoke` and no `act`, a compiled graph with a `messages`
  *   state): run on each episode with the tools as LangChain tools in `configurable.tools`;
  * - a **graph factory**, when the module also exports `bazaarGraph = true`: a function
@@ -30,6 +31,7 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { AgentFailure } from "../../environments/kernel/failures.ts";
 import type { SurfaceTask, SurfaceTool, ToolSurface } from "../../environments/kernel/surface.ts";
 import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import { conversationOf } from "./conversation.ts";
 import { GraphAgent, type GraphContext, type GraphLike, isGraphLike } from "./module-graph.ts";
 import {
   importModule,
@@ -244,9 +246,13 @@ function exportsOf(ns: Record<string, unknown>): {
 type AgentFactory = (ctx: ModuleAgentContext) => unknown;
 type GraphFactory = (tools: unknown[], ctx: GraphContext) => unknown;
 
-/** An Agent factory's agents: one per episode, made at its first turn, dropped at its end. */
+/**
+ * An Agent factory's agents: one per episode, made at its first turn, dropped at its end — one per
+ * conversation where a role holds several (a shop seller's negotiations), as links are.
+ */
 class FactoryAgent implements Agent<unknown, unknown> {
-  private readonly agents = new Map<string, Player | Promise<Player>>();
+  /** Per trial, its conversations' agents. */
+  private readonly agents = new Map<string, Map<string, Player | Promise<Player>>>();
 
   constructor(
     readonly id: string,
@@ -256,10 +262,16 @@ class FactoryAgent implements Agent<unknown, unknown> {
   ) {}
 
   act(observation: Observation<unknown>, ctx: AgentContext): Acted<unknown> | Promise<Acted<unknown>> {
-    let agent = this.agents.get(ctx.trialKey);
+    let byConversation = this.agents.get(ctx.trialKey);
+    if (!byConversation) {
+      byConversation = new Map();
+      this.agents.set(ctx.trialKey, byConversation);
+    }
+    const conversation = conversationOf(observation.messages);
+    let agent = byConversation.get(conversation);
     if (!agent) {
       agent = this.make(observation, ctx);
-      this.agents.set(ctx.trialKey, agent);
+      byConversation.set(conversation, agent);
     }
     return agent instanceof Promise
       ? agent.then((a) => a.act(observation, ctx))
@@ -267,11 +279,12 @@ class FactoryAgent implements Agent<unknown, unknown> {
   }
 
   async endEpisode(ctx: AgentContext, outcome?: unknown): Promise<void> {
-    const entry = this.agents.get(ctx.trialKey);
+    const entries = this.agents.get(ctx.trialKey);
     this.agents.delete(ctx.trialKey);
-    if (!entry) return;
-    const agent = await Promise.resolve(entry).catch(() => null);
-    await agent?.endEpisode?.(ctx, outcome);
+    for (const entry of entries?.values() ?? []) {
+      const agent = await Promise.resolve(entry).catch(() => null);
+      await agent?.endEpisode?.(ctx, outcome);
+    }
   }
 
   private make(observation: Observation<unknown>, ctx: AgentContext): Player | Promise<Player> {

@@ -10,6 +10,7 @@ import { UserError } from "../../environments/kernel/errors.ts";
 import { surfaceOf } from "../../environments/kernel/surface.ts";
 import type { Agent } from "../../environments/kernel/types.ts";
 import {
+  SHOP_SELLER,
   SHOP_WITH_CLIENT,
   SHOP_WITH_OFFERS,
   SHOP_WITH_OFFERS_AND_CLIENT,
@@ -58,7 +59,7 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
         if (!options.serve)
           throw new UserError(
             `agent "${spec}": mcp: agents connect to bazaar serve`,
-            `run: npx bazaar serve ${serveCommand(envName)} --agent-name ${parsed.rest}`,
+            `run: npx bazaar serve ${serveCommand(envName, role)} --agent-name ${parsed.rest}`,
           );
         return {
           label: spec,
@@ -77,8 +78,11 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
   };
 }
 
-/** The `serve` subcommand (with the options that make its tools) of a surface. */
-function serveCommand(envName: string): string {
+/** The `serve` subcommand (with the options that make its tools) of a surface and role. */
+function serveCommand(envName: string, role: string): string {
+  if (envName === SHOP_SELLER) return "shop --negotiable <share> --role seller";
+  if (envName === "market") return "market --role seller";
+  if (envName === "bargain") return `bargain --role ${role}`;
   if (envName === SHOP_WITH_OFFERS) return "shop --negotiable <share>";
   if (envName === SHOP_WITH_CLIENT) return "shop --client <specs>";
   if (envName === SHOP_WITH_OFFERS_AND_CLIENT) return "shop --negotiable <share> --client <specs>";

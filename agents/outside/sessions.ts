@@ -30,7 +30,10 @@ export class SessionHub {
   private closedText: string | null = null;
   /** Sessions that are playing or waiting, for the server's status lines. */
   active = 0;
-  /** Per trial key: the sessions in a row that ended with it claimed and no step taken. */
+  /**
+   * Per link (a trial, or one negotiation of it for a shop seller): the sessions in a row that ended
+   * with it taken and no step made.
+   */
   private readonly abandons = new Map<string, number>();
 
   /**
@@ -74,7 +77,7 @@ export class SessionHub {
     this.admitted = Math.max(0, this.admitted - 1);
     // A trial someone acted in is no longer being left: its count starts again (or is done with).
     link.onEnd(() => {
-      if (link.steps > 0) this.abandons.delete(link.trialKey);
+      if (link.steps > 0) this.abandons.delete(link.key);
     });
     const w = this.waiting.shift();
     if (w) w.resolve(link);
@@ -168,22 +171,22 @@ export class SessionHub {
   private left(link: EpisodeLink): void {
     if (link.over) return;
     if (link.steps > 0) {
-      this.abandons.delete(link.trialKey);
+      this.abandons.delete(link.key);
       link.gone(
         `the MCP session closed mid-episode, after ${link.steps} step${link.steps === 1 ? "" : "s"}`,
         "the MCP session closed mid-episode",
       );
       return;
     }
-    const times = (this.abandons.get(link.trialKey) ?? 0) + 1;
+    const times = (this.abandons.get(link.key) ?? 0) + 1;
     if (times >= this.maxAbandons) {
-      this.abandons.delete(link.trialKey);
+      this.abandons.delete(link.key);
       link.quit(
         `${LEFT_WITHOUT_ACTING} ${times} time${times === 1 ? "" : "s"}: ${times === 1 ? "its MCP session" : `${times} MCP sessions in a row`} took this trial and ended before a step (--max-abandons ${this.maxAbandons})`,
       );
       return;
     }
-    this.abandons.set(link.trialKey, times);
+    this.abandons.set(link.key, times);
     link.gone(
       `the MCP session closed before its first step (${times} of ${this.maxAbandons} in a row for this trial; at ${this.maxAbandons} it is the agent's non-answer, --max-abandons)`,
       "the MCP session closed before its first step",

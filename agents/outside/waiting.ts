@@ -14,6 +14,7 @@ import {
   type ToolSurface,
 } from "../../environments/kernel/surface.ts";
 import type { Acted, Agent, AgentContext, Observation } from "../../environments/kernel/types.ts";
+import { conversationOf, linkKey } from "./conversation.ts";
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -32,11 +33,15 @@ function deferred<T>(): Deferred<T> {
 }
 
 /**
- * One episode as the outside agent reaches it: its task, and `call` for each tool call. Calls are
- * taken one at a time in the order they arrive (parallel calls of one message are steps in order).
+ * One episode as the outside agent reaches it — one conversation of it, where its role holds several
+ * (a shop seller's negotiation of each listing: `conversation.ts`): its task, and `call` for each
+ * tool call. Calls are taken one at a time in the order they arrive (parallel calls of one message
+ * are steps in order).
  */
 export class EpisodeLink {
   readonly task: SurfaceTask;
+  /** The trial and the conversation: what sessions and processes tell links apart by. */
+  readonly key: string;
   /** The call whose action the driver has taken and whose result is not in yet. */
   private inFlight: Deferred<CallResult> | null = null;
   /** The driver waiting for the agent's next action. */
@@ -65,9 +70,12 @@ export class EpisodeLink {
     observation: Observation<unknown>,
     /** How long the link waits for the next call before the episode is failed (0: forever). */
     private readonly idleMs: number,
+    /** Which conversation of the episode (`conversationOf` its opening). */
+    readonly conversation = conversationOf(observation.messages),
   ) {
     this.task = surface.taskOf(observation.messages);
     this.view = observation.view;
+    this.key = linkKey(trialKey, conversation);
   }
 
   get over(): boolean {
@@ -128,13 +136,16 @@ export class EpisodeLink {
     return this.waiting.promise;
   }
 
-  /** The episode ended: the call in flight (and every later one) gets the outcome. */
+  /**
+   * The episode ended: the call in flight (and every later one) gets the outcome, as this link's
+   * conversation knows it (its last view says which it is).
+   */
   end(outcome: unknown): void {
     this.clearIdle();
     const last: CallResult =
       outcome === undefined
         ? { text: "The episode was stopped before it ended.", isError: true, over: true }
-        : this.surface.endedResult(outcome);
+        : this.surface.endedResult(outcome, this.view);
     this.ended = last;
     this.inFlight?.resolve(last);
     this.inFlight = null;
@@ -205,12 +216,14 @@ export class EpisodeLink {
 export type LinkEpisode = (link: EpisodeLink, ctx: AgentContext) => void;
 
 /**
- * The agent that waits for calls. Each episode's first turn makes its `EpisodeLink` and hands it to
- * `linkEpisode` (which connects an outside agent to it); every turn then waits for that agent's
- * next tool call. One instance plays many episodes at once, one link per trial.
+ * The agent that waits for calls. Each conversation's first turn makes its `EpisodeLink` and hands it
+ * to `linkEpisode` (which connects an outside agent to it); every turn then waits for that agent's
+ * next tool call. One instance plays many episodes at once, one link per trial and conversation: a
+ * role with one conversation an episode has one link a trial; a shop seller, one a negotiation.
  */
 export class WaitingAgent implements Agent<unknown, Record<string, unknown>> {
-  private readonly links = new Map<string, { link: EpisodeLink; seen: number }>();
+  /** Per trial, its conversations' links. */
+  private readonly trials = new Map<string, Map<string, { link: EpisodeLink; seen: number }>>();
 
   constructor(
     readonly id: string,
@@ -219,31 +232,60 @@ export class WaitingAgent implements Agent<unknown, Record<string, unknown>> {
     private readonly idleMs: number,
   ) {}
 
-  async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
-    let entry = this.links.get(ctx.trialKey);
-    if (!entry) {
-      const link = new EpisodeLink(ctx.trialKey, ctx.replicate, this.surface, observation, this.idleMs);
-      entry = { link, seen: observation.messages.length };
-      this.links.set(ctx.trialKey, entry);
-      if (ctx.signal) {
-        const signal = ctx.signal;
-        const stop = () => link.gone("the run was stopped");
-        if (signal.aborted) stop();
-        else signal.addEventListener("abort", stop, { once: true });
-        link.onEnd(() => signal.removeEventListener("abort", stop));
-      }
-      this.linkEpisode(link, ctx);
+  /** The link of the conversation `observation` belongs to, made (and handed out) at its first turn. */
+  private entryOf(observation: Observation<unknown>, ctx: AgentContext): { link: EpisodeLink; seen: number } {
+    let links = this.trials.get(ctx.trialKey);
+    if (!links) {
+      links = new Map();
+      this.trials.set(ctx.trialKey, links);
     }
-    const seen = entry.seen;
-    entry.seen = observation.messages.length;
-    const action = await entry.link.next(observation, seen);
-    return { action };
+    const conversation = conversationOf(observation.messages);
+    let entry = links.get(conversation);
+    if (entry) return entry;
+    const link = new EpisodeLink(
+      ctx.trialKey,
+      ctx.replicate,
+      this.surface,
+      observation,
+      this.idleMs,
+      conversation,
+    );
+    entry = { link, seen: observation.messages.length };
+    links.set(conversation, entry);
+    if (ctx.signal) {
+      const signal = ctx.signal;
+      const stop = () => link.gone("the run was stopped");
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
+      link.onEnd(() => signal.removeEventListener("abort", stop));
+    }
+    this.linkEpisode(link, ctx);
+    return entry;
   }
 
+  /**
+   * A turn: the link of `observation`'s conversation (made and handed out at its first turn), and the
+   * action the outside agent's next tool call will bring.
+   */
+  turn(
+    observation: Observation<unknown>,
+    ctx: AgentContext,
+  ): { link: EpisodeLink; action: Promise<Record<string, unknown>> } {
+    const entry = this.entryOf(observation, ctx);
+    const seen = entry.seen;
+    entry.seen = observation.messages.length;
+    return { link: entry.link, action: entry.link.next(observation, seen) };
+  }
+
+  async act(observation: Observation<unknown>, ctx: AgentContext): Promise<Acted<Record<string, unknown>>> {
+    return { action: await this.turn(observation, ctx).action };
+  }
+
+  /** Every conversation of the episode ends, each with the outcome as it knows it. */
   endEpisode(ctx: AgentContext, outcome?: unknown): void {
-    const entry = this.links.get(ctx.trialKey);
-    if (!entry) return;
-    this.links.delete(ctx.trialKey);
-    entry.link.end(outcome);
+    const links = this.trials.get(ctx.trialKey);
+    if (!links) return;
+    this.trials.delete(ctx.trialKey);
+    for (const { link } of links.values()) link.end(outcome);
   }
 }

@@ -20,7 +20,7 @@ import { DEFAULT_HOTEL_POOL, type Hotel, loadHotelPool } from "../../datasets/ho
 import { UserError } from "../../environments/kernel/errors.ts";
 import { stableHash } from "../../environments/kernel/hash.ts";
 import type { AgentEntry } from "../../environments/kernel/types.ts";
-import { shopSurfaceName } from "../../environments/registry.ts";
+import { SHOP_SELLER, shopSurfaceName } from "../../environments/registry.ts";
 import { planRun, type RunPlan } from "../../environments/runner/plan.ts";
 import { shopActionSchema } from "../../environments/shop/actions.ts";
 import { SHOP_ANSWER } from "../../environments/shop/answer.ts";
@@ -238,15 +238,11 @@ export function withSellerNegotiators(
   specs: readonly string[],
   llm: LlmContext,
 ): AgentEntry[] {
-  for (const spec of specs)
-    if (/^(exec|mcp):/.test(spec))
-      // One seller answers each of its listings' negotiations in a conversation of its own; an
-      // outside agent's session follows one conversation per episode and would mix them up.
-      throw new UserError(
-        `--seller-negotiator ${spec}: an outside seller over MCP (exec:, mcp:) cannot answer offers in the shop yet`,
-        "use a module: seller agent (an Agent object), or an openai:, rule: or sim: seller",
-      );
-  const sellers = specs.map((s) => resolveBargainPlayer(s, "seller", llm));
+  // An agent from outside answers each listing's negotiation in a conversation of its own (its own
+  // MCP session, exec: process or graph run), with that negotiation's outcome at the end.
+  const sellers = specs.map(
+    (s) => llm.outside?.(s, SHOP_SELLER, "seller") ?? resolveBargainPlayer(s, "seller", llm),
+  );
   const players = Object.fromEntries(sellers.map((s, i) => [sellerRole(i + 1), s.agent]));
   const sellerIds = sellers.map((s) => s.identity);
   return buyers.map((b) => ({

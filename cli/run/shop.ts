@@ -75,7 +75,7 @@ export function addShopOptions(cmd: Command): Command {
     )
     .option(
       "--seller-negotiator <specs>",
-      `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model> — every bargaining seller`,
+      `with --negotiable: comma-separated seller negotiators, the negotiable listings dealt to them in turn (seller-1, seller-2, … in this order; default ${DEFAULT_SELLER_NEGOTIATOR}): rule:<tactic>, sim:<preset>, openai:<model>, exec:<command>, module:<file>[#export] — every bargaining seller (an outside agent answers each negotiation in a session of its own)`,
     )
     .option(
       "--offer-rounds <n>",

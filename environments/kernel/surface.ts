@@ -45,8 +45,12 @@ export interface CallResult {
 
 /** What an environment adds to the generic surface: how its episode's end and refusals read. */
 export interface SurfaceHooks<Outcome = unknown, View = unknown> {
-  /** The last result of an episode: that it is over, with the outcome as `role` may know it. */
-  outcomeText(outcome: Outcome, role: string): string;
+  /**
+   * The last result of an episode: that it is over, with the outcome as `role` may know it. `view`
+   * is the role's last view: which of its conversations this is, where a role holds several (a shop
+   * seller's negotiation of each listing).
+   */
+  outcomeText(outcome: Outcome, role: string, view?: View): string;
   /** Whether the observation after a call shows the call refused (an invalid call, a re-ask). */
   refused?(view: View): boolean;
 }
@@ -64,8 +68,8 @@ export interface ToolSurface {
   taskOf(opening: readonly Message[]): SurfaceTask;
   /** A call's result: the environment's messages to the agent after it (echoes of the agent left out). */
   resultOf(fresh: readonly Message[], view: unknown): CallResult;
-  /** The last call's result when the episode ended on it. */
-  endedResult(outcome: unknown): CallResult;
+  /** The last call's result when the episode ended on it (`view`: the caller's last view). */
+  endedResult(outcome: unknown, view?: unknown): CallResult;
 }
 
 /**
@@ -143,8 +147,8 @@ function buildSurface(env: SurfaceSource, role: string): ToolSurface {
         .join("\n\n");
       return { text, isError: hooks?.refused?.(view) ?? false, over: false, view };
     },
-    endedResult(outcome) {
-      const text = hooks ? hooks.outcomeText(outcome, role) : "The episode is over.";
+    endedResult(outcome, view) {
+      const text = hooks ? hooks.outcomeText(outcome, role, view) : "The episode is over.";
       return { text, isError: false, over: true };
     },
   };
