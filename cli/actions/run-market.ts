@@ -2,16 +2,20 @@ import { z } from "zod";
 import type { BatchCounts, BatchHost } from "../../agents/llm/batch/index.ts";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
+import type { LinkEpisode } from "../../agents/outside/waiting.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
 import {
   type MarketPartEvent,
   type MarketRunOptions,
+  type MarketRunPlan,
   type MarketRunResult,
   runMarket,
 } from "../../environments/market/driver.ts";
+import type { RunResult } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { Store } from "../../environments/store/index.ts";
+import { runnerName } from "../../environments/store/live.ts";
 import { getMarket } from "../../environments/store/markets.ts";
 import { analyzeMarketRuns, marketHeadline } from "../analyzers/market.ts";
 import { EXIT } from "../exit.ts";
@@ -78,8 +82,30 @@ function roundLine(parts: readonly MarketPartEvent[], rounds: number): string {
   return `round ${parts[0]!.round}/${rounds}: ${what.join(", ")}: ${did}`;
 }
 
+/**
+ * What `bazaar serve market` changes in a market: the adopters' seller waits for MCP sessions (one a
+ * seller turn), and a part whose turns failed (a session that went away) is passed over again.
+ */
+export interface MarketServeHooks {
+  /** Where `mcp:<name>` seller turns go. */
+  link: LinkEpisode;
+  /** Told once the market is planned, before any round runs: say where the agent connects. */
+  ready(marketId: string, adopterTurns: number): Promise<void>;
+  again(result: RunResult): Promise<boolean>;
+}
+
+/** The adopters' seller turns of a whole market: each round, each adopter of each market. */
+function adopterTurns(plan: MarketRunPlan): number {
+  const d = plan.design;
+  return d.rounds * d.markets * d.adopters.reduce((s, k) => s + k, 0);
+}
+
 /** `bazaar run market`: the market driver over rounds of runs, with progress lines and the headline. */
-export async function runMarketCommand(options: CommonRunOptions, out: Output): Promise<void> {
+export async function runMarketCommand(
+  options: CommonRunOptions,
+  out: Output,
+  serve?: MarketServeHooks,
+): Promise<void> {
   const o = options as RunOptions;
   refuseUnsupported(o);
   const cache = new DeferredCache();
@@ -101,7 +127,7 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
     },
   };
   const { outsideResolver } = await import("../../agents/outside/registry.ts");
-  llm.outside = outsideResolver(outsideSettings(o));
+  llm.outside = outsideResolver({ ...outsideSettings(o), ...(serve ? { serve: serve.link } : {}) });
   const plan = planMarket(o, llm);
   for (const note of llm.notes ?? []) out.error(note);
   if (o.preflight) {
@@ -143,7 +169,10 @@ export async function runMarketCommand(options: CommonRunOptions, out: Output): 
   let result: MarketRunResult;
   const batches: BatchHost[] = [];
   try {
+    await serve?.ready(plan.marketId, adopterTurns(plan));
     result = await runMarket(plan, store, {
+      // Served: failed seller turns are played again by later sessions, every pass one runner.
+      ...(serve ? { again: serve.again, runner: runnerName() } : {}),
       concurrency: batchSize ?? concurrency,
       partOptions: async (e) => {
         const own: Awaited<ReturnType<NonNullable<MarketRunOptions["partOptions"]>>> = {};

@@ -6,17 +6,22 @@ import type { Output } from "../output.ts";
 import { ENVIRONMENT_CLIS, type EnvironmentCli } from "../run/index.ts";
 import { hideInapplicable, refuseInapplicable } from "./inapplicable.ts";
 import { addSharedOptions, OUTSIDE_HEADING, optionOwners, strayOption, visible } from "./run.ts";
-import { notServed, roleInArgs, SERVED } from "./served.ts";
+import { notServed, roleInArgs, SERVED, type ServedEnvironment } from "./served.ts";
+
+/** `--role`'s help: the roles, each with what it is where that needs saying. */
+function rolesText(served: ServedEnvironment | undefined): string {
+  const roles = Object.entries(served?.roles ?? {});
+  if (roles.length === 0) return "the role the outside agent plays";
+  const said = roles.map(([name, r]) => (r.what ? `${name} (${r.what})` : name));
+  return `the role the outside agent plays: ${said.join(", or ")}`;
+}
 
 /** What `serve` adds to an environment's run options: who connects, where, and how long it stays. */
-function addServeOptions(cmd: Command, roles: readonly string[]): Command {
+function addServeOptions(cmd: Command, served: ServedEnvironment | undefined): Command {
+  const roles = Object.keys(served?.roles ?? {});
   return cmd
     .requiredOption("--agent-name <name>", "the outside agent's name: its trials are stored as mcp:<name>")
-    .option(
-      "--role <role>",
-      `the role the outside agent plays${roles.length > 1 ? `: ${roles.join(" or ")}` : ""}`,
-      roles[0] ?? "buyer",
-    )
+    .option("--role <role>", rolesText(served), roles[0] ?? "buyer")
     .option(
       "--max-abandons <n>",
       "MCP sessions in a row that may end with the same trial claimed and no step taken (each leaves it failed, played again) before that is the agent's non-answer, stored as 'left without acting'",
@@ -40,7 +45,7 @@ async function defineServe(sub: Command, envCli: EnvironmentCli, out: Output, ar
   const rules = notServed(envCli.name, roleInArgs(args, roles[0] ?? "buyer"));
   const addOptions = await envCli.options();
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
-  addServeOptions(sub.optionsGroup("serve options:"), roles);
+  addServeOptions(sub.optionsGroup("serve options:"), served);
   addSharedOptions(sub.optionsGroup("run options:"));
   // The served agent is an outside agent too; exec: and module: ones may play beside it.
   const beside = served?.exec !== false ? "; exec:<command>, module:<file>[#export] beside it" : "";

@@ -17,15 +17,26 @@ interface ServedRole {
   option: string;
   /** Options of `run <env>` that set only this role's agents (an og-narrator's schedule). */
   own: readonly string[];
+  /**
+   * The environment's role the outside agent plays, where it is not the served role's name: a
+   * market's seller plays the adopters' role; a shop's seller is its only seller negotiator.
+   */
+  plays?: string;
+  /** What the role is, for `--role`'s help. */
+  what?: string;
 }
 
 export interface ServedEnvironment {
   /** The roles an outside agent may play (`--role`), the first by default. */
   roles: Readonly<Record<string, ServedRole>>;
+  /** Roles of the environment that cannot be served, and why (`--role` says so when asked for one). */
+  unserved?: Readonly<Record<string, string>>;
   /** Agents beside the outside agent may be LLMs (`openai:`): the model options apply. */
   llm: boolean;
   /** Agents beside it may be `exec:` programs: `--pass-env` applies. */
   exec: boolean;
+  /** Run options its runs do not take, served or not (a market's, as `run market` says). */
+  refused?: readonly Inapplicable[];
 }
 
 const ALONE = { llm: false, exec: false } as const;
@@ -35,8 +46,21 @@ export const SERVED: Readonly<Record<string, ServedEnvironment>> = {
   choice: { roles: { shopper: { option: "--agent", own: [] } }, ...ALONE },
   elicit: { roles: { respondent: { option: "--agent", own: [] } }, ...ALONE },
   cue: { roles: { shopper: { option: "--agent", own: [] } }, ...ALONE },
-  // Clients (--client) and seller negotiators (--seller-negotiator) may be openai:, not exec:.
-  shop: { roles: { shopper: { option: "--agent", own: ["--og-schedule"] } }, llm: true, exec: false },
+  // The shopper, or the seller negotiator of the listings that take offers (one MCP session a
+  // negotiation); the other side may be an LLM or an exec: program (clients: openai: or sim:).
+  shop: {
+    roles: {
+      shopper: { option: "--agent", own: ["--og-schedule"] },
+      seller: {
+        option: "--seller-negotiator",
+        own: [],
+        plays: "seller-1",
+        what: "the seller of every listing that takes offers (--negotiable), one MCP session a negotiation",
+      },
+    },
+    llm: true,
+    exec: true,
+  },
   // The other side is any agent.
   bargain: {
     roles: {
@@ -45,6 +69,31 @@ export const SERVED: Readonly<Record<string, ServedEnvironment>> = {
     },
     llm: true,
     exec: true,
+  },
+  // The adopters' seller: one MCP session a seller turn; the buyers are any shop agent.
+  market: {
+    roles: {
+      seller: {
+        option: "--seller",
+        own: [],
+        plays: "adopter",
+        what: "the optimizing seller the adopters run (--adopters), one MCP session a seller turn",
+      },
+    },
+    unserved: {
+      buyer:
+        "a market's buyers are shop episodes: serve a shopper with bazaar serve shop (--pool, --descriptions battery for listings like a market's)",
+    },
+    llm: true,
+    exec: true,
+    refused: [
+      {
+        flags: ["--limit", "--retry-errors"],
+        why: "a market's later rounds are built on its earlier ones",
+        refusedByAction: true,
+      },
+      { flags: ["--prices"], why: "its live view shows no cost (bazaar runs --prices prices its runs)" },
+    ],
   },
 };
 
@@ -72,6 +121,7 @@ export function notServed(env: string, role: string): Inapplicable[] {
       flags: ["--batch", "--batch-size"],
       why: "the outside agent plays live, and its tool calls cannot wait for a batch round (minutes to a day)",
     },
+    ...(served.refused ?? []),
   ];
   const slot = served.roles[role];
   if (slot) {
@@ -84,7 +134,8 @@ export function notServed(env: string, role: string): Inapplicable[] {
       });
   }
   const roles = Object.keys(served.roles);
-  if (roles.length === 1)
+  // A market's one served role is named anyway (`--role seller`): it has other roles, not served.
+  if (roles.length === 1 && served.unserved === undefined)
     rules.push({
       flags: ["--role"],
       why: `${env} has one role (${roles[0]}), which the outside agent plays`,

@@ -161,12 +161,12 @@ export function planMarket(options: CommonRunOptions, llm: LlmContext): MarketRu
 }
 
 /**
- * What a caller that takes one run plan gets for a market (`bazaar serve market`): a market is
- * rounds of runs, each built on the last, so it has none.
+ * What a caller that takes one run plan gets for a market: a market is rounds of runs, each built on
+ * the last, so it has none (`run market` and `serve market` run its driver instead).
  */
 export const marketPlanner: Planner = () => {
   throw new UserError(
     "a market is rounds of runs, not one run: it runs with bazaar run market",
-    "an outside seller plays in it as --seller exec:<command> or module:<file>",
+    "an outside seller plays in it as --seller exec:<command> or module:<file>, or over MCP with bazaar serve market",
   );
 };

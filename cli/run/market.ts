@@ -60,6 +60,6 @@ export function addMarketOptions(cmd: Command): Command {
     )
     .option(
       "--seller-negotiator <specs>",
-      "with --negotiable: who answers the offers, comma-separated, the negotiable sellers dealt to them in turn (default rule:linear): rule:<tactic>, sim:<preset>, openai:<model>",
+      "with --negotiable: who answers the offers, comma-separated, the negotiable sellers dealt to them in turn (default rule:linear): rule:<tactic>, sim:<preset>, openai:<model>, exec:<command>, module:<file>[#export] (an outside agent answers each negotiation in a session of its own)",
     );
 }

@@ -95,6 +95,12 @@ export interface MarketPartEvent {
 }
 
 export interface MarketRunOptions extends Omit<ExecuteOptions, "limit" | "admit"> {
+  /**
+   * Told after each pass over a part that left trials failed; true to pass again (`bazaar serve
+   * market`: a seller turn whose session went away is played by a later session, as a served run's
+   * failed trials are). Without it a failed trial stops the market, for the same command to run again.
+   */
+  again?(result: RunResult): Promise<boolean>;
   /** Told before a part runs (`result` null) and after (with its result, or null when it was skipped). */
   onPart?(e: MarketPartEvent, phase: "start" | "end"): void | Promise<void>;
   /**
@@ -229,6 +235,17 @@ function readTurns(store: Store, sellers: RunPlan): Map<string, Map<number, Sell
   return out;
 }
 
+/** A part's result over two passes: the second's state, the counts of both. */
+function addPass(before: RunResult, pass: RunResult): RunResult {
+  return {
+    ...pass,
+    ranNow: before.ranNow + pass.ranNow,
+    nonResponsesNow: before.nonResponsesNow + pass.nonResponsesNow,
+    cutAtCapNow: before.cutAtCapNow + pass.cutAtCapNow,
+    failedNow: before.failedNow + pass.failedNow,
+  };
+}
+
 /**
  * Runs a market run into the store, round by round, from wherever the store has it. Stops at the
  * first part that is not whole after running (interrupted, or trials failed: the same command runs
@@ -287,11 +304,19 @@ export async function runMarket(
       return null;
     }
     await opts.onPart?.(event, "start");
-    const { onPart: _, partOptions, ...execute } = opts;
+    const { onPart: _, partOptions, again, ...execute } = opts;
     const own = (await partOptions?.(event)) ?? {};
     let result: RunResult;
     try {
       result = await executeRun(sub, store, { ...execute, ...own });
+      while (
+        again &&
+        result.stored < sub.total &&
+        !result.interrupted &&
+        opts.signal?.aborted !== true &&
+        (await again(result))
+      )
+        result = addPass(result, await executeRun(sub, store, { ...execute, ...own }));
     } catch (err) {
       await opts.onPart?.({ ...event, result: null, failure: err }, "end");
       throw err;

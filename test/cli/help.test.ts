@@ -14,6 +14,7 @@ import { SERVED } from "../../cli/commands/served.ts";
 import { ENVIRONMENT_CLIS } from "../../cli/run/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { environmentNamed } from "../../environments/registry.ts";
+import { sellerRole } from "../../environments/shop/types.ts";
 
 /** Runs `args` through a fresh `run` + `serve` command tree; what it printed, or what it threw. */
 async function cli(args: string[]): Promise<{ help: string; error: unknown }> {
@@ -54,7 +55,8 @@ describe("serve <env> --help lists what applies to a served run", () => {
         "--max-abandons",
         "--episode-timeout",
         "--store",
-        "--limit",
+        // A market is rounds of runs, each built on the last: it takes no --limit, served or not.
+        ...(env === "market" ? [] : ["--limit"]),
         "--seed",
       ])
         expect(flags.has(kept), `${env} ${kept}`).toBe(true);
@@ -75,11 +77,77 @@ describe("serve <env> --help lists what applies to a served run", () => {
       for (const gone of [...MODEL, "--pass-env", "--role"])
         expect(flags.has(gone), `${env} ${gone}`).toBe(false);
     }
-    // A shop's clients and seller negotiators may be LLMs, but not exec: programs; its og-narrator
-    // schedule is the shopper's, and the outside agent is the shopper.
+    // A shop's clients may be LLMs, its seller negotiators LLMs or exec: programs; its og-narrator
+    // schedule is the shopper's, and the outside agent is the shopper (the default role).
     const shop = await flagsOf(["serve", "shop"]);
-    for (const kept of [...MODEL, "--client", "--seller-negotiator"]) expect(shop.has(kept), kept).toBe(true);
-    for (const gone of ["--pass-env", "--og-schedule", "--role"]) expect(shop.has(gone), gone).toBe(false);
+    for (const kept of [...MODEL, "--client", "--seller-negotiator", "--pass-env", "--role"])
+      expect(shop.has(kept), kept).toBe(true);
+    for (const gone of ["--og-schedule", "--agent"]) expect(shop.has(gone), gone).toBe(false);
+    // As the seller, the shoppers are the run's own: --agent and --og-schedule set them.
+    const seller = await flagsOf(["serve", "shop", "--role", "seller"]);
+    for (const kept of ["--agent", "--og-schedule", "--negotiable", "--pass-env"])
+      expect(seller.has(kept), kept).toBe(true);
+    expect(seller.has("--seller-negotiator")).toBe(false);
+    // A market's seller: its buyers and their offers' sellers are the run's own; no --limit.
+    const market = await flagsOf(["serve", "market"]);
+    for (const kept of [...MODEL.filter((f) => f !== "--prices"), "--buyer", "--seller-negotiator", "--role"])
+      expect(market.has(kept), kept).toBe(true);
+    for (const gone of ["--seller", "--limit", "--retry-errors", "--prices"])
+      expect(market.has(gone), gone).toBe(false);
+  });
+
+  it("--role names each role and what it is, and one that cannot be served says why", async () => {
+    const { help } = await cli(["serve", "shop", "--help"]);
+    expect(help.replace(/\s+/g, " ")).toMatch(
+      /--role <role> .*shopper, or seller \(the seller of every listing that takes offers/,
+    );
+    const refusal = async (args: string[]) => {
+      const { error } = await cli(args);
+      expect(error, args.join(" ")).toBeInstanceOf(UserError);
+      return error as UserError;
+    };
+    const buyer = await refusal(["serve", "market", "--agent-name", "x", "--role", "buyer"]);
+    expect(buyer.message).toMatch(
+      /^--role buyer: a market's buyers are shop episodes: serve a shopper with bazaar serve shop/,
+    );
+    expect((await refusal(["serve", "shop", "--agent-name", "x", "--role", "client"])).message).toBe(
+      '--role: shop has no role "client"',
+    );
+    expect((await refusal(["serve", "shop", "--agent-name", "x", "--role", "seller"])).message).toMatch(
+      /^serve shop --role seller: the outside agent answers offers, and no listing takes them/,
+    );
+    expect(
+      (
+        await refusal([
+          "serve",
+          "shop",
+          "--agent-name",
+          "x",
+          "--role",
+          "seller",
+          "--negotiable",
+          "0.5",
+          "--stdio",
+        ])
+      ).message,
+    ).toMatch(/^serve shop --role seller cannot use --stdio/);
+    expect(
+      (
+        await refusal([
+          "serve",
+          "shop",
+          "--agent-name",
+          "x",
+          "--negotiable",
+          "0.5",
+          "--seller-negotiator",
+          "mcp:y",
+        ])
+      ).message,
+    ).toBe("--seller-negotiator mcp:y: an mcp: agent is the one served, named by --agent-name");
+    expect(
+      (await refusal(["serve", "market", "--agent-name", "x", "--seller", "sim:undercut"])).message,
+    ).toBe("--seller is the outside agent in serve: it is named by --agent-name");
   });
 
   it("bargain shows the other role's agents, by --role", async () => {
@@ -132,7 +200,15 @@ describe("serve <env> --help lists what applies to a served run", () => {
 
   it("its table of roles and options agrees with the environments and their run options", async () => {
     for (const [env, served] of Object.entries(SERVED)) {
-      expect(Object.keys(served.roles), env).toEqual(environmentNamed(env).roles);
+      // Every role served is one the environment has (a shop's seller negotiators: seller-1, …),
+      // and every role it has is served or said why not.
+      const roles = [...environmentNamed(env).roles, ...(env === "shop" ? [sellerRole(1)] : [])];
+      for (const [name, role] of Object.entries(served.roles))
+        expect(roles, `${env} ${name}`).toContain(role.plays ?? name);
+      const plays = Object.entries(served.roles).map(([name, role]) => role.plays ?? name);
+      for (const role of environmentNamed(env).roles)
+        if (!plays.includes(role) && !(env === "market" && role === "static"))
+          expect(Object.keys(served.unserved ?? {}), `${env} ${role}`).toContain(role);
       const envCli = ENVIRONMENT_CLIS.find((e) => e.name === env)!;
       const own = new Set((await envCli.options())(new Command()).options.map((o) => o.long));
       for (const role of Object.values(served.roles))

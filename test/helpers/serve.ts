@@ -4,10 +4,15 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Command } from "commander";
+import { outsideResolver } from "../../agents/outside/registry.ts";
+import type { OutsideResolver } from "../../agents/outside/types.ts";
 import { addSharedOptions } from "../../cli/commands/run.ts";
 import { ENVIRONMENT_CLIS } from "../../cli/run/index.ts";
+import { planMarket } from "../../cli/run/market-plan.ts";
+import { planShop } from "../../cli/run/shop-plan.ts";
 import { surfaceOf } from "../../environments/kernel/surface.ts";
 import type { Agent } from "../../environments/kernel/types.ts";
+import { runMarket } from "../../environments/market/driver.ts";
 import { environmentNamed } from "../../environments/registry.ts";
 import { executeRun } from "../../environments/runner/execute.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
@@ -160,4 +165,102 @@ export async function playBothWays(c: EquivalenceCase) {
     mcp: outcomes(mcp, c.fields),
     native: outcomes(native, c.fields),
   };
+}
+
+// ——— sellers from outside: the same run with the served slot played natively ———
+
+/** The spec of the agent `playBothWays` and the seller cases serve (`--agent-name sim-policy`). */
+export const SERVED_SPEC = "mcp:sim-policy";
+
+/**
+ * The plan's resolver with one outside slot played natively by `agent`: the spec resolves to the
+ * identity it has from outside (so the run, its trial keys and every seed are the same), the
+ * player swapped. The served run and its twin then differ only in who plays that slot.
+ */
+export function nativeTwin(spec: string, agent: Agent<unknown, unknown>): OutsideResolver {
+  const real = outsideResolver({ episodeTimeoutMs: 0, serve: () => {}, cwd: REPO_ROOT });
+  return (s, env, role) => {
+    const p = real(s, env, role);
+    return p && s === spec ? { ...p, agent } : p;
+  };
+}
+
+/** `args` as `run <env>` parses them (its own options and the shared ones). */
+async function parsedRunOptions(env: string, args: string[]): Promise<Record<string, unknown>> {
+  const envCli = ENVIRONMENT_CLIS.find((e) => e.name === env)!;
+  const cmd = addSharedOptions((await envCli.options())(new Command()).exitOverride());
+  cmd.parse(args, { from: "user" });
+  return cmd.opts();
+}
+
+/**
+ * A shop or market run planned from `args` (the served run's, with the served slot's option naming
+ * `spec`) and played in process with `spec`'s slot played natively by `agent`: its records by run.
+ */
+export async function playTwin(
+  env: "shop" | "market",
+  args: string[],
+  spec: string,
+  agent: Agent<unknown, unknown>,
+  dir: string,
+): Promise<Map<string, Record<string, unknown>[]>> {
+  const o = await parsedRunOptions(env, args);
+  const llm = { settings: {}, outside: nativeTwin(spec, agent) };
+  const store = Store.open(path.join(dir, "twin.db"), { create: true });
+  try {
+    if (env === "market") await runMarket(planMarket(o, llm), store, { concurrency: 4, liveTurns: false });
+    else {
+      const plan = planShop(o, llm);
+      const limit = o.limit === undefined ? undefined : Number(o.limit);
+      await executeRun(plan, store, { limit, concurrency: 4, liveTurns: false });
+    }
+  } finally {
+    store.close();
+  }
+  return recordsByRun(dir, "twin.db");
+}
+
+/** Every run's records in a store, by run id. */
+export function recordsByRun(dir: string, file: string): Map<string, Record<string, unknown>[]> {
+  const store = Store.open(path.join(dir, file), { create: false });
+  try {
+    return new Map(store.listRuns().map((r) => [r.id, [...trialRecords(store, r.id)]]));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * What a seller's play decides, per run and task: for shop episodes the booking, the price paid
+ * and each negotiation's moves (with what each side said unless `talk` is false: an `exec:`
+ * fixture words its moves its own way); for a market's seller turns the action and the listing after.
+ */
+export function sellerOutcomes(
+  byRun: Map<string, Record<string, unknown>[]>,
+  talk = true,
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [run, records] of byRun)
+    for (const r of records)
+      out[`${run}/${r.taskId}/${r.replicate}`] =
+        r.env === "market"
+          ? {
+              player: r.player,
+              action: r.action,
+              endReason: r.endReason,
+              price: r.price,
+              description: r.description,
+            }
+          : {
+              endReason: r.endReason,
+              booked: (r.booked as { id?: string } | null)?.id ?? null,
+              paid: r.paid,
+              negotiations: (r.negotiations as Record<string, unknown>[] | undefined)?.map((n) => ({
+                ...n,
+                offers: (n.offers as Record<string, unknown>[]).map(({ message, ...o }) =>
+                  talk ? { ...o, message } : o,
+                ),
+              })),
+            };
+  return out;
 }
