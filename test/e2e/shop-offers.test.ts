@@ -32,9 +32,10 @@ describe("offers from the command line", () => {
       [["--negotiable", "1.5"], /--negotiable.*rate from 0 to 1/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:nope"], /unknown seller "rule:nope"/],
       [["--negotiable", "0.5", "--seller-negotiator", "rule:linear,rule:linear"], /named twice/],
+      // An mcp: seller is served (exec: and module: sellers play in run: test/e2e/outside-sellers.long.test.ts).
       [
-        ["--negotiable", "0.5", "--seller-negotiator", "exec:python3 seller.py"],
-        /cannot answer offers in the shop yet/,
+        ["--negotiable", "0.5", "--seller-negotiator", "mcp:my-seller"],
+        /mcp: agents connect to bazaar serve[\s\S]*bazaar serve shop --negotiable <share> --role seller --agent-name my-seller/,
       ],
     ];
     for (const [extra, message] of cases) {
