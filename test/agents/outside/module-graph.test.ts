@@ -8,8 +8,10 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { RULE_PRESETS } from "../../../agents/bargain/presets.ts";
 import { type OutsideOptions, outsideResolver } from "../../../agents/outside/registry.ts";
 import { planShop } from "../../../cli/run/shop-plan.ts";
+import type { Agent } from "../../../environments/kernel/types.ts";
 import { executeRun, RunStopped } from "../../../environments/runner/execute.ts";
 import type { RunPlan } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
@@ -18,6 +20,7 @@ import { Store } from "../../../environments/store/index.ts";
 import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";
 
 const GRAPHS = "test/fixtures/outside-modules/shop-graph.ts";
+const SELLER_GRAPH = "test/fixtures/outside-modules/seller-graph.ts";
 
 function plan(agent: string, tasks = 4, options: Partial<OutsideOptions> = {}): RunPlan {
   return planShop(
@@ -181,5 +184,52 @@ describe("a graph's run ends with its episode", () => {
         label: "idle past --episode-timeout (0.3 s)",
       });
     await until(() => recorded("aborted", before).length === 2);
+  });
+});
+
+describe("a graph module as a shop's seller negotiator", () => {
+  it("runs once a negotiation, on its own thread, and answers as rule:boulware natively, task by task", async () => {
+    const spec = `module:${SELLER_GRAPH}`;
+    const args = {
+      agent: "sim:seller-playing-haggler",
+      negotiable: "0.6",
+      sellerNegotiator: spec,
+      tasks: "6",
+      replicates: "1",
+    };
+    const real = outsideResolver({ episodeTimeoutMs: 0, cwd: REPO_ROOT });
+    const boulware = RULE_PRESETS.boulware!.make("rule:boulware") as Agent<unknown, unknown>;
+    const graph = planShop(args, { settings: {}, outside: real });
+    const native = planShop(args, {
+      settings: {},
+      // The same run with the seller played natively: same identity, same seeds.
+      outside: (s, env, role) => {
+        const p = real(s, env, role);
+        return p && s === spec ? { ...p, agent: boulware } : p;
+      },
+    });
+    const shape = (r: ShopTrialRecord) => ({ task: r.taskId, paid: r.paid, negotiations: r.negotiations });
+    const played = await run(graph);
+    const natively = await run(native);
+    expect(played.records.map(shape)).toEqual(natively.records.map(shape));
+    const negotiations = played.records.flatMap((r) =>
+      (r.negotiations ?? []).map((n) => ({ key: r.trialKey, id: n.id, deal: n.deal })),
+    );
+    expect(played.records.some((r) => (r.negotiations ?? []).length >= 2)).toBe(true);
+    const runs = () =>
+      (globalThis as { bazaarSellerRuns?: { thread: string; codename: string; last: string }[] })
+        .bazaarSellerRuns ?? [];
+    await until(() => runs().length === negotiations.length);
+    // Each negotiation its own run on its own thread (the trial's key and the conversation's).
+    expect(new Set(runs().map((r) => r.thread)).size).toBe(negotiations.length);
+    for (const n of negotiations) {
+      const r = runs().find((x) => x.thread.startsWith(`${n.key}#`) && x.codename === n.id)!;
+      expect(r, n.id).toBeDefined();
+      expect(r.last).toMatch(
+        new RegExp(
+          `^The negotiation is over: ${n.deal === null ? "no deal" : `a deal at ${n.deal} US dollars`}`,
+        ),
+      );
+    }
   });
 });
