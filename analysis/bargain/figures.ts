@@ -41,7 +41,13 @@ export function groupedBars(
   // Wide enough for the group's label at about 6.5 px a character.
   const labelWidth = Math.max(...groups.map((g) => g.length)) * 6.5 + 8;
   const groupWidth = Math.max(series.length * bar + gap, labelWidth);
-  const width = Math.max(left * 2 + groups.length * groupWidth, title.length * 8 + 2 * left);
+  // Wide enough for the title and for the legend's longest name too: every name is shown whole.
+  const legendWidth = 16 + Math.max(0, ...series.map((s) => s.length)) * 6.5;
+  const width = Math.max(
+    left * 2 + groups.length * groupWidth,
+    title.length * 8 + 2 * left,
+    left * 2 + legendWidth,
+  );
   const y = (v: number) => Math.round((top + ((hi - v) / span) * height) * 10) / 10;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${top + height + 70 + 18 * series.length}" font-family="sans-serif" font-size="11">`,

@@ -22,30 +22,76 @@ export interface LinePoint {
   series: string;
   x: number;
   y: number;
-  /** Optional interval drawn as error bars. */
+  /** Optional interval drawn as an error bar. */
   low?: number;
   high?: number;
 }
 
-/** One line per series (e.g. utility against price decile per agent). */
+/**
+ * One line per series (e.g. utility against price decile per agent), each point's interval drawn as
+ * an error bar where it has one. `wholeX`: x counts something (a position, a rank, k) and gets whole
+ * ticks only; where several series have intervals, their points sit a little apart along x so no
+ * bar hides another. The legend sits under the plot and names every series whole.
+ */
 export function lineChart(args: {
   title: string;
+  subtitle?: string | string[];
   points: readonly LinePoint[];
   xTitle: string;
   yTitle: string;
   logX?: boolean;
+  wholeX?: boolean;
+  /** A Vega expression for the x tick labels (e.g. "6+" for the last rank), over `datum.value`. */
+  xLabelExpr?: string;
   width?: number;
   height?: number;
 }): VegaLiteSpec {
-  const x = { field: "x", type: "quantitative", title: args.xTitle, scale: args.logX ? { type: "log" } : {} };
-  const color = { field: "series", type: "nominal", title: null };
+  const series = [...new Set(args.points.map((p) => p.series))];
+  const withIntervals = args.points.some((p) => p.low !== undefined && p.high !== undefined);
+  const dodge = args.wholeX && withIntervals && series.length > 1 ? Math.min(0.12, 0.4 / series.length) : 0;
+  const values = args.points.map((p) => ({
+    ...p,
+    px: p.x + dodge * (series.indexOf(p.series) - (series.length - 1) / 2),
+  }));
+  const xs = args.points.map((p) => p.x);
+  const axis = {
+    ...(args.wholeX ? { tickMinStep: 1, format: "d" } : {}),
+    ...(args.xLabelExpr ? { labelExpr: args.xLabelExpr } : {}),
+  };
+  const scale = args.logX
+    ? { type: "log" }
+    : args.wholeX && xs.length > 0
+      ? // A third of a step each side keeps the dodged bars and the end points off the axis lines.
+        { domain: [Math.min(...xs) - 0.3, Math.max(...xs) + 0.3], nice: false, zero: false }
+      : {};
+  const x = { field: "px", type: "quantitative", title: args.xTitle, scale, axis };
+  const y = { field: "y", type: "quantitative", title: args.yTitle };
+  const color = {
+    field: "series",
+    type: "nominal",
+    title: null,
+    sort: series,
+    legend: { orient: "bottom", direction: "vertical", columns: 1, labelLimit: 0, symbolOpacity: 1 },
+  };
   return {
     ...base(args.title, args.width ?? 560, args.height ?? 340),
-    data: { values: args.points },
+    ...(args.subtitle
+      ? { title: { text: args.title, fontSize: 14, subtitle: args.subtitle, subtitleFontSize: 10 } }
+      : {}),
+    data: { values },
     layer: [
+      ...(withIntervals
+        ? [
+            {
+              transform: [{ filter: "isValid(datum.low) && isValid(datum.high)" }],
+              mark: { type: "rule", strokeWidth: 1.5, opacity: 0.6 },
+              encoding: { x, y: { ...y, field: "low" }, y2: { field: "high" }, color },
+            },
+          ]
+        : []),
       {
         mark: { type: "line", point: true, strokeWidth: 1.5 },
-        encoding: { x, y: { field: "y", type: "quantitative", title: args.yTitle }, color },
+        encoding: { x, y, color },
       },
     ],
   };
@@ -346,6 +392,82 @@ export function intervalChart(args: {
       },
     });
   return spec;
+}
+
+export interface GroupedInterval {
+  /** The row (e.g. a tag), shared by the series. */
+  category: string;
+  /** Who (e.g. an agent): a colour, named whole in the legend. */
+  series: string;
+  estimate: number;
+  low?: number;
+  high?: number;
+}
+
+/**
+ * Estimates with intervals, a row per category and within it a dot and bar per series (an agent's
+ * colour, named in the legend under the plot): long series names go in the key once, not in every
+ * row's label, and the rows stay short enough to read at a glance. A zero line marks "no effect".
+ */
+export function groupedIntervalChart(args: {
+  title: string;
+  subtitle?: string | string[];
+  rows: readonly GroupedInterval[];
+  /** Row order (default: order of first appearance). */
+  categories?: readonly string[];
+  xTitle: string;
+  width?: number;
+}): VegaLiteSpec {
+  const categories = args.categories ?? [...new Set(args.rows.map((r) => r.category))];
+  const series = [...new Set(args.rows.map((r) => r.series))];
+  const values = args.rows.map((r) => ({ ...r, low: r.low ?? null, high: r.high ?? null }));
+  const finite = args.rows.flatMap((r) =>
+    [r.estimate, r.low, r.high].filter((x): x is number => x !== undefined),
+  );
+  const lo = Math.min(0, ...finite);
+  const hi = Math.max(0, ...finite);
+  const pad = 0.06 * (hi - lo || 1);
+  const scale = { domain: [lo - pad, hi + pad], nice: false };
+  const y = {
+    field: "category",
+    type: "nominal",
+    title: null,
+    sort: categories,
+    scale: { domain: categories },
+    axis: { labelLimit: 0, labelFontSize: 11 },
+  };
+  const several = series.length > 1;
+  const yOffset = several ? { yOffset: { field: "series", type: "nominal", sort: series } } : {};
+  const color = {
+    field: "series",
+    type: "nominal",
+    sort: series,
+    title: null,
+    legend: { orient: "bottom", direction: "vertical", columns: 1, labelLimit: 0, symbolOpacity: 1 },
+  };
+  const x = (field: string) => ({ field, type: "quantitative", scale, title: args.xTitle });
+  const rowHeight = several ? 14 * series.length + 10 : 22;
+  return {
+    ...base(args.title, args.width ?? 560, rowHeight * categories.length),
+    title: {
+      text: args.title,
+      fontSize: 14,
+      ...(args.subtitle ? { subtitle: args.subtitle, subtitleFontSize: 10 } : {}),
+    },
+    data: { values },
+    layer: [
+      { mark: { type: "rule", color: "#bbbbbb", strokeDash: [4, 3] }, encoding: { x: { datum: 0, scale } } },
+      {
+        transform: [{ filter: "isValid(datum.low) && isValid(datum.high)" }],
+        mark: { type: "rule", strokeWidth: 2, opacity: 0.7 },
+        encoding: { y, ...yOffset, x: x("low"), x2: { field: "high" }, color },
+      },
+      {
+        mark: { type: "point", filled: true, size: 50, opacity: 1 },
+        encoding: { y, ...yOffset, x: x("estimate"), color },
+      },
+    ],
+  };
 }
 
 export interface PanelPoint {

@@ -1,5 +1,7 @@
 export {
+  type GroupedInterval,
   type GuideRay,
+  groupedIntervalChart,
   type IntervalRow,
   intervalChart,
   type LabelledPoint,

@@ -4,7 +4,7 @@
  * (where descriptions vary) the description arms' price-equivalents, and (with offers) the price
  * ladders and the discount by buyer.
  */
-import { intervalChart, type LinePoint, lineChart } from "../report/charts.ts";
+import { type GroupedInterval, groupedIntervalChart, type LinePoint, lineChart } from "../report/charts.ts";
 import type { VegaLiteSpec } from "../report/svg.ts";
 import type { ShopAnalysis } from "./analyze.ts";
 import { armPriceEquivalentChart } from "./arms-figure.ts";
@@ -20,7 +20,7 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
   const rankPoints: LinePoint[] = [];
   const funnelPoints: LinePoint[] = [];
   const passPoints: LinePoint[] = [];
-  const tagRows: { label: string; estimate: number; low?: number; high?: number }[] = [];
+  const tagRows: GroupedInterval[] = [];
   const rankOf = (name: string) => (name === "rank6plus" ? 6 : Number(name.slice(4)));
   for (const a of analysis.agents) {
     if (a.logit.status === "ok") {
@@ -28,7 +28,7 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
       for (const r of a.logit.rankCurve)
         rankPoints.push({ series: a.agent, x: rankOf(r.name), y: r.dollars, low: r.low, high: r.high });
       for (const p of a.logit.priceEquivalents)
-        tagRows.push({ label: `${a.agent}: ${p.label}`, estimate: p.dollars, low: p.low, high: p.high });
+        tagRows.push({ category: p.label, series: a.agent, estimate: p.dollars, low: p.low, high: p.high });
     }
     for (const r of a.funnel.byRank)
       if (r.rate !== null) funnelPoints.push({ series: a.agent, x: r.rank, y: r.rate });
@@ -42,6 +42,7 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
       });
   }
   const price = `$${analysis.referencePrice}`;
+  const level = Math.round(100 * analysis.level);
   const out: ShopFigure[] = [];
   if (rankPoints.length > 0)
     out.push({
@@ -49,9 +50,12 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
       title: `Rank effect in dollars (vs rank 1, at ${price} a night)`,
       spec: lineChart({
         title: `Rank effect in dollars (vs rank 1, at ${price} a night)`,
+        subtitle: `bars: ${level}% delta-method intervals (SEs clustered by task); rank 1 is the reference`,
         points: rankPoints,
-        xTitle: "position on the page (6 = 6 and below)",
+        xTitle: "position on the page",
         yTitle: "dollar equivalent",
+        wholeX: true,
+        xLabelExpr: "datum.value === 6 ? '6 and below' : datum.label",
       }),
     });
   if (funnelPoints.length > 0)
@@ -63,6 +67,7 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
         points: funnelPoints,
         xTitle: "position on the page",
         yTitle: "share opened",
+        wholeX: true,
       }),
     });
   if (passPoints.length > 0)
@@ -71,19 +76,22 @@ export function shopFigures(analysis: ShopAnalysis): ShopFigure[] {
       title: "pass^k: all k trials of a task succeed",
       spec: lineChart({
         title: "pass^k: all k trials of a task succeed",
+        subtitle: "bars: task-bootstrap intervals",
         points: passPoints,
         xTitle: "k",
         yTitle: "pass^k",
+        wholeX: true,
       }),
     });
   if (tagRows.length > 0)
     out.push({
       file: "shop-price-equivalents.svg",
       title: `Price-equivalents of tags and position (at ${price})`,
-      spec: intervalChart({
+      spec: groupedIntervalChart({
         title: `Price-equivalents of tags and position (at ${price})`,
+        subtitle: `dot: what a listing with it may cost more a night and still be booked as often; bar: ${level}% delta-method interval`,
         rows: tagRows,
-        xTitle: "dollars",
+        xTitle: "dollars a night",
       }),
     });
   const arms = armPriceEquivalentChart(analysis);

@@ -20,6 +20,9 @@ function slug(text: string): string {
   );
 }
 
+/** Legend and axis labels are never cut: agent specs run long ("openai:sim-elicit-consistent-varied"). */
+const WHOLE_LABELS = { legend: { labelLimit: 0 }, axis: { labelLimit: 0 } };
+
 function residualRows(residuals: readonly LocalResidual[]) {
   return residuals
     .filter((r) => r.testable)
@@ -41,13 +44,14 @@ export function residualSpec(title: string, residuals: readonly LocalResidual[])
     title,
     width: 420,
     height: { step: 12 },
+    config: WHOLE_LABELS,
     data: { values },
     layer: [
       { mark: { type: "rule", color: "#888", strokeDash: [4, 3] }, encoding: { x: { datum: 0 } } },
       {
         mark: { type: "rule", strokeWidth: 1.5 },
         encoding: {
-          y: { field: "label", type: "nominal", sort: null, title: null, axis: { labelLimit: 320 } },
+          y: { field: "label", type: "nominal", sort: null, title: null },
           x: {
             field: "low",
             type: "quantitative",
@@ -70,12 +74,20 @@ export function residualSpec(title: string, residuals: readonly LocalResidual[])
   };
 }
 
-/** Mean |R1,k| / s_ab against k, with bootstrap intervals over paths, one line per agent. */
+/**
+ * Mean |R1,k| / s_ab against k, with bootstrap intervals over paths, one line per agent. The path
+ * lengths are evenly spaced categories (2, 8, 16: whole ticks only), and each agent's points sit a
+ * little apart at each k so that no interval hides another.
+ */
 export function pathLengthSpec(audits: readonly AgentAudit[]): Record<string, unknown> {
-  const values = audits.flatMap((a) =>
+  const steps = [...new Set(audits.flatMap((a) => a.pathLength.map((p) => p.steps)))].sort((x, y) => x - y);
+  const agents = audits.map((a) => a.agent);
+  const dodge = agents.length > 1 ? Math.min(0.15, 0.5 / agents.length) : 0;
+  const values = audits.flatMap((a, i) =>
     a.pathLength.map((p) => ({
       agent: a.agent,
       steps: p.steps,
+      at: steps.indexOf(p.steps) + dodge * (i - (agents.length - 1) / 2),
       error: p.meanError,
       low: p.low ?? p.meanError,
       high: p.high ?? p.meanError,
@@ -86,10 +98,26 @@ export function pathLengthSpec(audits: readonly AgentAudit[]): Record<string, un
     title: "Path-length stress: mean P1 error by number of steps",
     width: 360,
     height: 220,
+    config: WHOLE_LABELS,
     data: { values },
     encoding: {
-      x: { field: "steps", type: "ordinal", title: "steps k along the path" },
-      color: { field: "agent", type: "nominal" },
+      x: {
+        field: "at",
+        type: "quantitative",
+        title: "steps k along the path",
+        scale: { domain: [-0.5, steps.length - 0.5], nice: false, zero: false },
+        axis: {
+          values: steps.map((_, i) => i),
+          labelExpr: `${JSON.stringify(steps.map(String))}[datum.value]`,
+          grid: false,
+        },
+      },
+      color: {
+        field: "agent",
+        type: "nominal",
+        sort: agents,
+        legend: { orient: "bottom", direction: "vertical", columns: 1 },
+      },
     },
     layer: [
       {
@@ -116,6 +144,7 @@ export function groupSpec(audit: AgentAudit): Record<string, unknown> {
     title: `${audit.agent}: global misfit T by audit group`,
     width: 360,
     height: { step: 16 },
+    config: WHOLE_LABELS,
     data: { values },
     mark: "bar",
     encoding: {
