@@ -8,7 +8,8 @@
  *   haggles with several sellers at once); a session that leaves mid-negotiation fails its trial,
  *   which a later session plays;
  * - a market's adopters' seller over MCP (`bazaar serve market --role seller`): one session a seller
- *   turn, sim:cue-bandit played by the MCP client.
+ *   turn, sim:cue-bandit played by the MCP client; a session that takes a turn and leaves fails it,
+ *   and the round's seller part is passed over again before the market goes on.
  * Each is compared with its twin: the same run (same identity, trial keys and seeds) played in
  * process with the outside slot played natively by the same policy.
  */
@@ -121,15 +122,33 @@ describe("a market's seller from outside equals sim:cue-bandit, round by round",
       "11",
     ];
     const served = await startServe(
-      ["market", "--agent-name", "sim-policy", "--role", "seller", ...design, "--store", "served.db"],
+      [
+        "market",
+        "--agent-name",
+        "sim-policy",
+        "--role",
+        "seller",
+        ...design,
+        "--store",
+        "served.db",
+        "--json",
+      ],
       dir,
     );
+    // The first seller turn goes to a session that reads it and leaves: the turn fails, and the
+    // round's seller part is passed over again before the market goes on.
+    const leaver = await session(served.url);
+    const task = (await leaver.callTool({ name: "get_task", arguments: {} })) as ToolResult;
+    expect(textOf(task)).toMatch(/set_description|your listing/i);
+    await leaver.close();
     const client = await playThroughMcp(served.url, "market", "adopter", "sim:cue-bandit");
     expect(client.stderr).toBe("");
     const result = await served.done;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/9 adopter seller turns in the market/);
-    expect(result.stdout).toMatch(/3 of 3 rounds done/);
+    const summary = JSON.parse(result.stdout) as { roundsDone: number; failed: number; failedNow: number };
+    expect(summary).toMatchObject({ roundsDone: 3, failed: 0 });
+    expect(summary.failedNow).toBe(1);
     const bandit = SELLER_PRESETS["cue-bandit"].make("sim:cue-bandit") as Agent<unknown, unknown>;
     const twin = await playTwin("market", [...design, "--seller", SERVED_SPEC], SERVED_SPEC, bandit, dir);
     const mcp = recordsByRun(dir, "served.db");
