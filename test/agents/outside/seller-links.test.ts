@@ -23,7 +23,7 @@ import { executeRun } from "../../../environments/runner/execute.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
 import type { Negotiation } from "../../../environments/shop/types.ts";
 import { Store } from "../../../environments/store/index.ts";
-import { tempDir } from "../../helpers/cli.ts";
+import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";
 
 const SPEC = "mcp:in-process";
 
@@ -132,6 +132,44 @@ describe("a shop's seller negotiator from outside: one link a negotiation", () =
       );
       // Every seller move of the record was one step of that link.
       expect(link.steps).toBe(n.offers.filter((o) => o.side === "seller").length);
+    }
+  });
+});
+
+describe("a shop's seller negotiator as a module: Agent factory", () => {
+  it("is made once a negotiation, given that negotiation's task", async () => {
+    const args = {
+      agent: "sim:seller-playing-haggler",
+      negotiable: "0.6",
+      sellerNegotiator: "module:test/fixtures/outside-modules/seller-factory.ts",
+      tasks: "4",
+      replicates: "1",
+    };
+    const plan = planShop(args, {
+      settings: {},
+      outside: outsideResolver({ episodeTimeoutMs: 0, cwd: REPO_ROOT }),
+    });
+    const store = storeAt("factory.db");
+    try {
+      await executeRun(plan, store, { concurrency: 2, liveTurns: false });
+      const records = [...trialRecords(store, plan.runId)];
+      const made = (
+        globalThis as {
+          bazaarSellerFactory?: { trialKey: string; env: string; role: string; request: string }[];
+        }
+      ).bazaarSellerFactory!;
+      for (const r of records) {
+        const negotiations = r.negotiations as Negotiation[];
+        const mine = made.filter((m) => m.trialKey === r.trialKey);
+        expect(mine.map((m) => m.env + "/" + m.role)).toEqual(negotiations.map(() => "bargain/seller"));
+        // Each agent was made for its own listing: its task names that listing's codename.
+        expect(new Set(mine.map((m) => negotiations.find((n) => m.request.includes(n.id))?.id)).size).toBe(
+          negotiations.length,
+        );
+      }
+      expect(records.some((r) => (r.negotiations as Negotiation[]).length >= 2)).toBe(true);
+    } finally {
+      store.close();
     }
   });
 });
