@@ -66,7 +66,7 @@ function flagOf(attribute: string): string {
 function servedSlot(env: string, o: ServeOptions): ServedSlot {
   const served = SERVED[env];
   if (!served)
-    throw new UserError(`bazaar serve has no ${env} runs`, "serve one of: " + Object.keys(SERVED).join(", "));
+    throw new UserError(`bazaar serve has no ${env} runs`, `serve one of: ${Object.keys(SERVED).join(", ")}`);
   const roles = Object.keys(served.roles);
   const role = served.roles[o.role];
   if (!role) {
@@ -83,7 +83,8 @@ function servedSlot(env: string, o: ServeOptions): ServedSlot {
   const offers = o.negotiable !== undefined && Number(o.negotiable) > 0;
   if (o.role === "shopper")
     return { ...slot, surface: shopSurfaceName({ offers, client: o.client !== undefined }), role: "shopper" };
-  if (!offers)
+  // A share that is not a number is the planner's to refuse (it says how); none, or 0, is ours.
+  if (o.negotiable === undefined || Number(o.negotiable) === 0)
     throw new UserError(
       "serve shop --role seller: the outside agent answers offers, and no listing takes them",
       "add --negotiable <share> (e.g. --negotiable 0.5): that share of each task's listings takes offers",
