@@ -74,7 +74,7 @@ export function registerServe(program: Command, out: Output): void {
     .usage("<environment> --agent-name <name> [options]")
     .addHelpText(
       "after",
-      "\nEach MCP session plays the next unfinished trial of the run, claimed at its first tool call. A session\nthat ends before its episode does leaves the trial failed, played again by a later one; a trial left\nwithout a single step by --max-abandons sessions in a row (default 3) is the agent's non-answer.\nEach environment has its own options: bazaar serve <environment> --help.",
+      "\nEach MCP session plays the next unfinished trial of the run, claimed at its first tool call. A session\nthat ends before its episode does leaves the trial failed, played again by a later one; a trial left\nwithout a single step by --max-abandons sessions in a row (default 3) is the agent's non-answer.\nA seller plays inside the run's own episodes: serve shop --negotiable <r> --role seller, one session\na negotiation (several at once); serve market, one session an adopter's seller turn.\nEach environment has its own options: bazaar serve <environment> --help.",
     )
     .configureHelp({ subcommandTerm: (sub) => `${sub.name()} [options]` });
   for (const envCli of ENVIRONMENT_CLIS) serve.command(envCli.name).description(envCli.summary);

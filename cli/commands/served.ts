@@ -55,7 +55,7 @@ export const SERVED: Readonly<Record<string, ServedEnvironment>> = {
         option: "--seller-negotiator",
         own: [],
         plays: "seller-1",
-        what: "the seller of every listing that takes offers (--negotiable), one MCP session a negotiation",
+        what: "the seller of every listing that takes offers, with --negotiable; one MCP session a negotiation",
       },
     },
     llm: true,
@@ -77,7 +77,7 @@ export const SERVED: Readonly<Record<string, ServedEnvironment>> = {
         option: "--seller",
         own: [],
         plays: "adopter",
-        what: "the optimizing seller the adopters run (--adopters), one MCP session a seller turn",
+        what: "the optimizing seller the adopters run; one MCP session a seller turn",
       },
     },
     unserved: {
