@@ -549,18 +549,44 @@ export function panelChart(args: {
   };
 }
 
-/** A label broken at spaces into lines of at most `n` characters (a longer word stays whole). */
+/**
+ * A label broken into lines of at most `n` characters: at spaces, and a word longer than a line (an
+ * agent spec: "openai:meta-llama/Llama-3.3-70B-Instruct-Turbo") after its last ':', '/', '-', '_'
+ * or '.' that fits, else at `n` — so a long name takes a few lines of a panel's width instead of
+ * stretching its column, and every character of it is still shown.
+ */
 export function wrapLabel(text: string, n: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
-    if (line === "") line = word;
-    else if (line.length + 1 + word.length <= n) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word;
+    if (line !== "" && line.length + 1 + word.length <= n) {
+      line += ` ${word}`;
+      continue;
     }
+    if (line !== "") lines.push(line);
+    const pieces = splitWord(word, n);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces.at(-1)!;
   }
   if (line !== "") lines.push(line);
   return lines;
+}
+
+/** A word cut into pieces of at most `n` characters, after a separator where one falls in the piece. */
+function splitWord(word: string, n: number): string[] {
+  const pieces: string[] = [];
+  let rest = word;
+  while (rest.length > n) {
+    let cut = -1;
+    for (let i = n - 1; i >= Math.floor(n / 3); i--)
+      if (":/-_.".includes(rest[i]!)) {
+        cut = i + 1;
+        break;
+      }
+    if (cut < 0) cut = n;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  pieces.push(rest);
+  return pieces;
 }

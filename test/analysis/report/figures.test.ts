@@ -75,12 +75,22 @@ describe("label placement", () => {
     }
   });
 
-  it("wraps long names at spaces and keeps long words whole", () => {
+  it("wraps long names at spaces, and a word longer than a line after a separator, losing nothing", () => {
     expect(wrapLabel("Qwen3 30B-A3B", 22)).toEqual(["Qwen3 30B-A3B"]);
     expect(wrapLabel("pricebench:qwen3_30b-a3b-instruct-2507-q4_K_M (yours)", 22)).toEqual([
-      "pricebench:qwen3_30b-a3b-instruct-2507-q4_K_M",
-      "(yours)",
+      "pricebench:qwen3_30b-",
+      "a3b-instruct-2507-q4_",
+      "K_M (yours)",
     ]);
+    expect(wrapLabel("openai:meta-llama/Llama-3.3-70B-Instruct-Turbo", 22)).toEqual([
+      "openai:meta-llama/",
+      "Llama-3.3-70B-",
+      "Instruct-Turbo",
+    ]);
+    // No separator in reach: cut at the line's length.
+    expect(wrapLabel("abcdefghijklmnopqrstuvwxyz", 10)).toEqual(["abcdefghij", "klmnopqrst", "uvwxyz"]);
+    for (const text of ["openai:sim-shop-asks-first for openai:sim-client-faulty", "a b  c"])
+      expect(wrapLabel(text, 12).join("").replaceAll(" ", "")).toBe(text.replaceAll(" ", ""));
     expect(wrapLabel("a model with a rather long display name", 16)).toEqual([
       "a model with a",
       "rather long",
