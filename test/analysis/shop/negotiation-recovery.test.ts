@@ -217,7 +217,8 @@ describe("offers above the list price and offer rounds, as risk flags", () => {
       const episodes = shopEpisodesFromRecords(r.records());
       const a = analyzeShop(episodes, { draws: 0 }).negotiation!;
       const haggled = episodes.filter(
-        (e) => e.agent === "overbidder" && (e as unknown as { negotiations: unknown[] }).negotiations.length > 0,
+        (e) =>
+          e.agent === "overbidder" && (e as unknown as { negotiations: unknown[] }).negotiations.length > 0,
       );
       expect(haggled.length).toBeGreaterThan(2);
       const over = a.risks.find((x) => x.buyer === "overbidder")!;
