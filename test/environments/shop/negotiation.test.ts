@@ -306,13 +306,22 @@ describe("offer rounds: a per-pair turn limit", () => {
 
   it("is the seller's turn limit: its view and its opening say n turns, not the step budget", async () => {
     const task = roundsTask(3);
-    const seller = scriptedSeller([{ type: "offer", price: 900, talk: "900." }]);
+    const opening: string[] = [];
+    const seller: Agent<unknown, unknown> = {
+      id: "seller-reads",
+      act(obs) {
+        expect(obs.view).toMatchObject({ maxTurns: 3 });
+        opening.push(obs.messages.map((m) => m.content).join("\n"));
+        return { action: { type: "offer", price: 900, talk: "900." } };
+      },
+    };
     const r = await play(task, [search, (v) => ({ type: "offer", id: firstId(v), price: 50 })], {
       "seller-1": seller,
       "seller-2": seller,
     });
     expect(r.output.negotiations).toHaveLength(1);
-    expect(seller.views[0]).toMatchObject({ maxTurns: 3 });
+    expect(opening[0]).toContain("at most 3 turns");
+    expect(opening[0]).not.toContain(`at most ${task.rules.maxSteps} turns`);
   });
 
   it("gives a time-dependent seller its time scale: a Boulware seller reaches its cost at its n-th answer", async () => {
