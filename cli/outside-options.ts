@@ -1,11 +1,13 @@
 /**
- * The options of agents from outside bazaar (`exec:`, `module:`, and `mcp:` under `bazaar serve`),
+ * The options of agents from outside bazaar (`exec:`, `module:`, `a2a:`, and `mcp:` under `bazaar serve`),
  * shared by `run` and `serve`. Parsing them loads nothing of the agents themselves.
  */
 import type { Command } from "commander";
 
 export interface OutsideCliOptions {
   passEnv?: string;
+  /** `--a2a-header`, once per header. */
+  a2aHeader?: string[];
   episodeTimeout: string;
   agentVersion?: string;
 }
@@ -24,5 +26,10 @@ export function addOutsideOptions(cmd: Command): Command {
     .option(
       "--pass-env <names>",
       "exec: agents: comma-separated names of environment variables the program may see (e.g. OPENAI_API_KEY); nothing else of bazaar's environment reaches it",
+    )
+    .option(
+      "--a2a-header <name=value>",
+      "a2a: agents: an HTTP header every request to the agent carries (repeatable); $VAR in the value is read from the environment, e.g. 'Authorization=Bearer $AGENT_TOKEN'; never stored, exported or logged",
+      (value: string, previous: string[] = []) => [...previous, value],
     );
 }

@@ -1,5 +1,7 @@
 /** The outside agents' options (`outside-options.ts`) as `agents/outside/registry.ts` takes them. */
 import { z } from "zod";
+import { A2aAgents } from "../agents/outside/a2a-agents.ts";
+import { parseA2aHeaders } from "../agents/outside/a2a-headers.ts";
 import { UserError } from "../environments/kernel/errors.ts";
 import { parseOption } from "./options.ts";
 import type { OutsideCliOptions } from "./outside-options.ts";
@@ -12,6 +14,7 @@ export function outsideSettings(o: OutsideCliOptions): {
   agentVersion?: string;
   passEnv: string[];
   cwd: string;
+  a2a: A2aAgents;
 } {
   const seconds = parseOption(
     "episode-timeout",
@@ -33,5 +36,6 @@ export function outsideSettings(o: OutsideCliOptions): {
     ...(o.agentVersion ? { agentVersion: o.agentVersion } : {}),
     passEnv,
     cwd: process.cwd(),
+    a2a: new A2aAgents(parseA2aHeaders(o.a2aHeader ?? [])),
   };
 }

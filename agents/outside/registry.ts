@@ -2,7 +2,8 @@
  * Agent specs for agents from outside bazaar, in any agent slot of any environment:
  * - `mcp:<name>`: the agent that connects to `bazaar serve` (only there);
  * - `exec:<command>`: a program started once per episode with a private MCP endpoint (`exec.ts`);
- * - `module:<file>[#export]`: a JS/TS module run in process (`module.ts`).
+ * - `module:<file>[#export]`: a JS/TS module run in process (`module.ts`);
+ * - `a2a:<url>`: an agent that already runs somewhere, over the Agent2Agent protocol (`a2a.ts`).
  * Each plays through the environment's tool surface (`environments/kernel/surface.ts`) and the
  * waiting agent (`waiting.ts`), so its trials are stored, resumed, watched and analysed like any.
  */
@@ -16,6 +17,8 @@ import {
   SHOP_WITH_OFFERS_AND_CLIENT,
   surfaceEnvironment,
 } from "../../environments/registry.ts";
+import { a2aPlayer } from "./a2a.ts";
+import { A2aAgents } from "./a2a-agents.ts";
 import { execPlayer } from "./exec.ts";
 import { modulePlayer } from "./module.ts";
 import type { OutsideOptions, OutsideResolver } from "./types.ts";
@@ -24,9 +27,9 @@ import { WaitingAgent } from "./waiting.ts";
 export type { OutsideOptions, OutsidePlayer, OutsideResolver } from "./types.ts";
 
 /** The spec kinds of agents from outside, for help texts. */
-export const OUTSIDE_KINDS = ["exec:<command>", "module:<file>[#export]"] as const;
+export const OUTSIDE_KINDS = ["exec:<command>", "module:<file>[#export]", "a2a:<url>"] as const;
 
-const KINDS = ["mcp", "exec", "module"] as const;
+const KINDS = ["mcp", "exec", "module", "a2a"] as const;
 
 function kindOf(spec: string): { kind: (typeof KINDS)[number]; rest: string } | null {
   const i = spec.indexOf(":");
@@ -43,6 +46,8 @@ export function isOutsideSpec(spec: string): boolean {
 }
 
 export function outsideResolver(options: OutsideOptions): OutsideResolver {
+  // Cards are read between the planning passes (`planWithA2a`); a caller that plans once has none.
+  const a2a = options.a2a ?? new A2aAgents();
   return (spec, envName, role) => {
     const parsed = kindOf(spec);
     if (!parsed) return null;
@@ -74,6 +79,8 @@ export function outsideResolver(options: OutsideOptions): OutsideResolver {
         return execPlayer(spec, parsed.rest, surface, options);
       case "module":
         return modulePlayer(spec, parsed.rest, surface, options);
+      case "a2a":
+        return a2aPlayer(spec, parsed.rest, surface, a2a, options.episodeTimeoutMs, options.agentVersion);
     }
   };
 }

@@ -1,5 +1,6 @@
 /** The types of agents from outside (`registry.ts`), apart so that each kind's file can take them. */
 import type { Agent } from "../../environments/kernel/types.ts";
+import type { A2aAgents } from "./a2a-agents.ts";
 import type { LinkEpisode } from "./waiting.ts";
 
 /** An agent from outside as a planner takes it: a label, its identity, the policy for the role. */
@@ -23,4 +24,6 @@ export interface OutsideOptions {
   passEnv?: readonly string[];
   /** `exec:`: the working directory programs run in (the user's). */
   cwd?: string;
+  /** `a2a:`: the run's A2A agents (their cards, read between the planning passes) and headers. */
+  a2a?: A2aAgents;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { BatchCounts, BatchHost } from "../../agents/llm/batch/index.ts";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
+import { planWithA2a } from "../../agents/outside/a2a-agents.ts";
 import type { LinkEpisode } from "../../agents/outside/waiting.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
@@ -127,8 +128,10 @@ export async function runMarketCommand(
     },
   };
   const { outsideResolver } = await import("../../agents/outside/registry.ts");
-  llm.outside = outsideResolver({ ...outsideSettings(o), ...(serve ? { serve: serve.link } : {}) });
-  const plan = planMarket(o, llm);
+  const outside = outsideSettings(o);
+  llm.outside = outsideResolver({ ...outside, ...(serve ? { serve: serve.link } : {}) });
+  // `a2a:` agents' cards are read between two planning passes (their identity is their card's).
+  const plan = await planWithA2a(outside.a2a, () => planMarket(o, llm));
   for (const note of llm.notes ?? []) out.error(note);
   if (o.preflight) {
     try {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { llmWorkerHost } from "../../agents/llm/host.ts";
 import { poolSummaryLines } from "../../agents/llm/pool/summary.ts";
 import { modelEndpointsOf, preflight } from "../../agents/llm/preflight.ts";
+import { planWithA2a } from "../../agents/outside/a2a-agents.ts";
 import type { LinkEpisode } from "../../agents/outside/waiting.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
@@ -175,8 +176,11 @@ export async function runEnvironment(
     },
   };
   const { outsideResolver } = await import("../../agents/outside/registry.ts");
-  llm.outside = outsideResolver({ ...outsideSettings(o), ...(serve ? { serve: serve.link } : {}) });
-  const plan = (await envCli.planner())(o, llm);
+  const outside = outsideSettings(o);
+  llm.outside = outsideResolver({ ...outside, ...(serve ? { serve: serve.link } : {}) });
+  const planner = await envCli.planner();
+  // `a2a:` agents' cards are read between two planning passes (their identity is their card's).
+  const plan = await planWithA2a(outside.a2a, () => planner(o, llm));
   // Said once: a setting the user asked for that a model does not take (never dropped silently).
   for (const note of llm.notes ?? []) out.error(note);
   // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
