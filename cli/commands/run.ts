@@ -9,7 +9,7 @@ import { storeOption } from "../store-option.ts";
 import { hideInapplicable, type Inapplicable, refuseInapplicable } from "./inapplicable.ts";
 
 /** The help heading of the outside agents' options (serve words it for its served agent). */
-export const OUTSIDE_HEADING = "agents from outside (exec:<command>, module:<file>[#export]):";
+export const OUTSIDE_HEADING = "agents from outside (exec:<command>, module:<file>[#export], a2a:<url>):";
 
 /** The options every environment's `run` takes: where trials go, how many run at once, how to watch. */
 export function addSharedOptions(cmd: Command): Command {

@@ -47,8 +47,9 @@ async function defineServe(sub: Command, envCli: EnvironmentCli, out: Output, ar
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
   addServeOptions(sub.optionsGroup("serve options:"), served);
   addSharedOptions(sub.optionsGroup("run options:"));
-  // The served agent is an outside agent too; exec: and module: ones may play beside it.
-  const beside = served?.exec !== false ? "; exec:<command>, module:<file>[#export] beside it" : "";
+  // The served agent is an outside agent too; exec:, module: and a2a: ones may play beside it.
+  const beside =
+    served?.exec !== false ? "; exec:<command>, module:<file>[#export], a2a:<url> beside it" : "";
   for (const o of sub.options)
     if (o.helpGroupHeading === OUTSIDE_HEADING)
       o.helpGroup(`agents from outside (mcp:<name>, served${beside}):`);

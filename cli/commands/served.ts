@@ -150,6 +150,11 @@ export function notServed(env: string, role: string): Inapplicable[] {
       flags: ["--pass-env"],
       why: `it passes variables to exec: programs, and no agent of a served ${env} run is one`,
     });
+  if (!served.exec)
+    rules.push({
+      flags: ["--a2a-header"],
+      why: `it gives headers to a2a: agents, and no agent of a served ${env} run is one`,
+    });
   return rules;
 }
 

@@ -17,6 +17,7 @@ export function sellerAgentNames(): string[] {
     "openai:<model>",
     "exec:<command>",
     "module:<file>[#export]",
+    "a2a:<url>",
   ];
 }
 
