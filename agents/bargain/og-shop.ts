@@ -240,7 +240,10 @@ export class OgShopBuyer implements Agent<ShopView, unknown> {
     // The sellers and steps were fixed at the first offer, by the budget left then.
     const left = first === null ? stepsLeft(view) : view.rules.maxSteps - (first - 1);
     const negotiable = negotiableByPrice(candidates);
-    const { sellers, steps } = ogShopPlan(this.schedule, negotiable.length, left);
+    const plan = ogShopPlan(this.schedule, negotiable.length, left);
+    const sellers = plan.sellers;
+    // The run's offer rounds cap a pair's bids: its schedule then concedes over that many.
+    const steps = Math.min(plan.steps, view.rules.offerRounds ?? plan.steps);
     const open = negotiable.slice(0, sellers).filter((s) => {
       const p = pairs.get(s.card.id);
       return !p || (p.deal === null && !p.closed);

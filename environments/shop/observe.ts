@@ -75,6 +75,8 @@ function readRules(system: string): { rules: ShopRules; areas: string[]; client:
     maxInvalid: Number(invalid[1]),
   };
   if (system.includes(`\n${OFFER_TOOL_LINE}\n`)) rules.offers = true;
+  const rounds = /^- You may make at most (\d+) offers? on each listing;/m.exec(system);
+  if (rules.offers && rounds) rules.offerRounds = Number(rounds[1]);
   const read = {
     rules,
     areas: (areas[1] as string).split(", "),

@@ -39,6 +39,11 @@ export const CLIENT_EXAMPLE_LINE = 'Action: message_client({"text": "What is you
 
 const TOOL_COUNT = ["", "one", "two", "three", "four", "five", "six"];
 
+/** The rule on offer rounds, in a design with `--offer-rounds` (observe.ts reads it back). */
+export function offerRoundsLine(rounds: number): string {
+  return `- You may make at most ${plural(rounds, "offer", "offers")} on each listing; after the last you can still accept the seller's counter-offer (offer exactly its price) or book at the list price.`;
+}
+
 export function shopSystemPrompt(rules: ShopRules, areas: readonly string[], client = false): string {
   const offers = rules.offers === true;
   const tools = 4 + (offers ? 1 : 0) + (client ? 1 : 0);
@@ -56,6 +61,7 @@ export function shopSystemPrompt(rules: ShopRules, areas: readonly string[], cli
       ? "- You can view, make offers on or book only listings that your searches have shown you."
       : "- You can view or book only listings that your searches have shown you.",
     ...(offers ? [OFFER_RULE_LINE] : []),
+    ...(offers && rules.offerRounds !== undefined ? [offerRoundsLine(rules.offerRounds)] : []),
     ...(client ? [CLIENT_RULE_LINE] : []),
     `- You have at most ${plural(rules.maxSteps, "tool call", "tool calls")}; the task also ends after ${plural(rules.maxInvalid, "invalid call", "invalid calls")} in a row.`,
     "- You may make several tool calls in one message: they run in order, and each gets its own result.",

@@ -24,6 +24,7 @@ import {
   offer,
   type Pair,
   pairsOf,
+  roundsLeft,
   stepsLeft,
 } from "./haggler.ts";
 import { acceptMessage, bidMessage, type SchedulePolicy, scheduleMove } from "./haggler-schedule.ts";
@@ -79,14 +80,22 @@ export class SellerPlayingHaggler extends Haggler<SellerPlayingParams> {
       return !p || (p.deal === null && !p.closed);
     });
     const bidding = open.filter(
-      (s) => (pairs.get(s.card.id)?.bids.length ?? 0) < this.haggle.policy.fractions.length,
+      (s) =>
+        (pairs.get(s.card.id)?.bids.length ?? 0) < this.haggle.policy.fractions.length &&
+        roundsLeft(view, pairs.get(s.card.id)),
     ).length;
     const bidAllowed = canBid(view, bidding);
     const calls: Call[] = [];
     for (const s of open) {
       const id = s.card.id;
       const pair = pairs.get(id) ?? { id, bids: [], counters: [], deal: null, closed: false };
-      const move = scheduleMove(this.haggle.policy, s.card.price, cap, pair, bidAllowed);
+      const move = scheduleMove(
+        this.haggle.policy,
+        s.card.price,
+        cap,
+        pair,
+        bidAllowed && roundsLeft(view, pair),
+      );
       if (move.kind === "accept") calls.push(offer(id, move.price, acceptMessage(move.price)));
       else if (move.kind === "bid") {
         const elsewhere = lowestElsewhere(pairs, id);

@@ -15,6 +15,7 @@ import {
   offer as offerCall,
   type Pair,
   pairsOf,
+  roundsLeft,
   stepsLeft,
 } from "./haggler.ts";
 import {
@@ -52,7 +53,7 @@ export class SingleListingHaggler extends Haggler<SingleHaggleParams> {
     const pair: Pair = started ?? { id, bids: [], counters: [], deal: null, closed: false };
     if (pair.deal !== null || pair.closed) return [book(id)];
     const cap = view.request.constraints.maxPrice;
-    const bidAllowed = canBid(view, 1);
+    const bidAllowed = canBid(view, 1) && roundsLeft(view, pair);
     const p = this.haggle.policy;
     const move: HaggleMove =
       p.kind === "anchoring"

@@ -194,6 +194,12 @@ export function canBid(view: ShopView, active: number): boolean {
   return view.rules.maxSteps - view.steps >= 2 * active + 1;
 }
 
+/** Whether the run's offer rounds (`--offer-rounds`) leave this pair another bid. */
+export function roundsLeft(view: ShopView, pair: Pair | undefined): boolean {
+  const rounds = view.rules.offerRounds;
+  return rounds === undefined || (pair?.bids.length ?? 0) < rounds;
+}
+
 export function stepsLeft(view: ShopView): number {
   return view.rules.maxSteps - view.steps;
 }
