@@ -294,9 +294,12 @@ describe.each(backends)("store conformance: $name", (backend) => {
     expect(eps[0]).toMatchObject({ seq: 3, agent: "sim:a" });
     expect(eps[0]!.turns.map((t) => t.summary)).toEqual(["hello", "counter"]);
     // Ten turns and more stay in the order they were played (not the JSON text's).
-    for (let t = 2; t < 12; t++) log.turn(3, { turn: t, role: "buyer", action: { offer: t }, summary: `t${t}`, at: t });
+    for (let t = 2; t < 12; t++)
+      log.turn(3, { turn: t, role: "buyer", action: { offer: t }, summary: `t${t}`, at: t });
     log.flush();
-    expect(liveEpisodes(store, "T")[0]!.turns.map((t) => t.turn)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    expect(liveEpisodes(store, "T")[0]!.turns.map((t) => t.turn)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i),
+    );
     expect(runnersOf(store, "T")).toMatchObject([{ runner: "runner-1", endedAt: null, status: "running" }]);
     log.settled(3);
     log.ended(3);
