@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, each printing its own figures and ratios measured in one run.
  *   npm run bench -- --million     also the 1,000,000-trial memory check
  */
+import { benchA2a } from "./a2a.ts";
 import { benchBargain } from "./bargain.ts";
 import { benchBatch } from "./batch.ts";
 import { benchChoice } from "./choice.ts";
@@ -32,6 +33,7 @@ await benchClient();
 await benchMarket();
 await benchNegotiation();
 await benchMcp();
+await benchA2a();
 await benchTui();
 await benchBatch();
 await benchRunners();
