@@ -93,7 +93,14 @@ async function fetchCard(
         `${where}: the agent refused bazaar's request for its Agent Card (HTTP ${err.status})`,
         "give its credentials with --a2a-header (e.g. 'Authorization=Bearer $AGENT_TOKEN')",
       );
-    const why = err instanceof A2aUnreachable ? err.reason : err instanceof Error ? err.message : String(err);
+    const why =
+      err instanceof A2aUnreachable
+        ? err.reason
+        : err instanceof Error && err.name === "TimeoutError"
+          ? `no answer within ${timeoutMs / 1000} s`
+          : err instanceof Error
+            ? err.message
+            : String(err);
     throw new UserError(
       `${where}: the agent does not answer (no Agent Card at ${cardUrl}: ${why})`,
       "start the agent, or check the URL",
@@ -259,6 +266,11 @@ async function checkAnswers(
       throw new UserError(
         `${where}: the agent does not answer at ${at}: ${err.reason}`,
         "its card was read, but the endpoint it names is down or wrong: start the agent, or fix its card",
+      );
+    if (err instanceof Error && err.name === "TimeoutError")
+      throw new UserError(
+        `${where}: the agent does not answer at ${at}: no answer within ${options.timeoutMs / 1000} s`,
+        "its card was read, but its endpoint is silent: check that the agent is up",
       );
     const a2a = agentError(err);
     // Method not found: an endpoint that speaks another version of A2A than its card declares.
