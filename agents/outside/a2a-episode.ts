@@ -35,7 +35,7 @@ import type { EpisodeLink } from "./waiting.ts";
 
 /** What bazaar answers a message nobody hears (no client; a bargaining buyer). */
 export const NOTHING_TO_ADD = "I have nothing to add; please go ahead.";
-/** Unheard messages in a row, with no tool call between them, that are the agent's non-answer. */
+/** Unheard messages in a row, with no step (a tool call that acts) between them: the agent's non-answer. */
 export const MAX_UNHEARD = 3;
 /** How long an agent may take to finish its task once its episode is over. */
 export const END_GRACE_MS = 5_000;
@@ -121,7 +121,7 @@ export class A2aEpisode {
       instructions: link.task.instructions,
     });
     let unheard = 0;
-    let callsAtLastUnheard = -1;
+    let stepsAtLastUnheard = -1;
     let answered: string | undefined;
     for (;;) {
       this.what = agent.streaming ? "message/stream" : "message/send";
@@ -139,12 +139,13 @@ export class A2aEpisode {
         if (r.over || link.over) return;
         reply = r.text;
       } else {
-        // A tool call since the last unheard message starts the count again.
-        unheard = link.calls === callsAtLastUnheard ? unheard + 1 : 1;
-        callsAtLastUnheard = link.calls;
+        // A step since the last unheard message (a tool call that acts: not get_task) starts the
+        // count again.
+        unheard = link.steps === stepsAtLastUnheard ? unheard + 1 : 1;
+        stepsAtLastUnheard = link.steps;
         if (unheard >= MAX_UNHEARD) {
           link.quit(
-            `the agent only talked: ${unheard} messages in a row over A2A with nobody to hear them and no tool call between (the last: ${this.quote(answer.text)})`,
+            `the agent only talked: ${unheard} messages in a row over A2A with nobody to hear them and no step between (the last: ${this.quote(answer.text)})`,
           );
           return;
         }
