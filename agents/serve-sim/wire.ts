@@ -129,7 +129,8 @@ function choiceFor(
   if (reply.kind === "letter" && toolMode)
     return toolCallChoice(index, decision, CHOOSE_TOOL, { option: reply.letter });
   if (reply.kind === "text") return textChoice(index, reply.text);
-  if (reply.kind === "message") return textChoice(index, toolMode ? reply.text : reply.line);
+  // Tools offered (any of the environment's, not only choice's `choose`): a reply without a call.
+  if (reply.kind === "message") return textChoice(index, callableTools.length > 0 ? reply.text : reply.line);
   return textChoice(index, decision.chainOfThought ? chainOfThoughtText(reply.letter) : reply.letter);
 }
 

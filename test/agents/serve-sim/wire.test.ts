@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolsFromActions } from "../../../agents/llm/tools.ts";
 import {
   NO_CARDS_REPLY,
   SIM_PLUGINS,
   type SimServer,
   startSimServer,
 } from "../../../agents/serve-sim/index.ts";
+import { simClient } from "../../../agents/sim/client/index.ts";
 import { CHOICE_PRESETS } from "../../../agents/sim/index.ts";
 import { runServeSim } from "../../../cli/actions/serve-sim.ts";
 import type { Output } from "../../../cli/output.ts";
+import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { parseChoiceAnswer } from "../../../environments/choice/parse.ts";
+import { runEpisode } from "../../../environments/kernel/episode.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
+import { createRng } from "../../../environments/kernel/rng.ts";
+import type { Observation } from "../../../environments/kernel/types.ts";
+import { shopActionSchema } from "../../../environments/shop/actions.ts";
+import { buildShopTasks, type ShopView, shopMachine } from "../../../environments/shop/index.ts";
 import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post } from "./helpers.ts";
 
 let server: SimServer;
@@ -92,6 +100,38 @@ describe("serve-sim wire format", () => {
       tools: [{ type: "function", function: { name: "search", parameters: {} } }],
     });
     expect(other.json.choices[0].message.content).toBe(text.json.choices[0].message.content);
+  });
+
+  it("a message to the client: a reply without a tool call when the shop's tools are offered, the Action line without tools", async () => {
+    const task = buildShopTasks({ tasks: 1, seed: 3, clients: true }, DEFAULT_HOTEL_POOL)[0]!;
+    // The shopper's first observation (after the terse client's opening): asks-first asks first.
+    let first: Observation<ShopView> | undefined;
+    await runEpisode(
+      shopMachine,
+      { task },
+      {
+        shopper: {
+          id: "probe",
+          act(o) {
+            first = o as Observation<ShopView>;
+            return { action: { type: "give_up", reason: "probe" } };
+          },
+        },
+        client: simClient("terse")! as never,
+      },
+      { rng: createRng(1), trialKey: "k", replicate: 0 },
+    );
+    const messages = first!.messages;
+    const tools = toolsFromActions(shopActionSchema({ offers: false, client: true }));
+    const withTools = await post(server.url, { model: "sim-shop-asks-first", messages, tools });
+    const reply = withTools.json.choices[0];
+    expect(reply.finish_reason).toBe("stop");
+    expect(reply.message.tool_calls ?? []).toEqual([]);
+    expect(reply.message.content).toBe("What matters most to you for this stay?");
+    const text = await post(server.url, { model: "sim-shop-asks-first", messages });
+    expect(text.json.choices[0].message.content).toBe(
+      'Action: message_client({"text":"What matters most to you for this stay?"})',
+    );
   });
 
   it("reasons one sentence and ends with an Answer line for the cot prompt", async () => {
