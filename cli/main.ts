@@ -11,6 +11,7 @@ import { registerRuns } from "./commands/runs.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
 import { registerStore } from "./commands/store.ts";
+import { registerView } from "./commands/view.ts";
 import { registerWatch } from "./commands/watch.ts";
 import { EXIT } from "./exit.ts";
 import { consoleOutput, type Output } from "./output.ts";
@@ -37,6 +38,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerServeSim(program, out);
   registerDatasets(program, out);
   registerWatch(program, out);
+  registerView(program, out);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError("(add --help for usage)");
   return program;
 }

@@ -11,7 +11,7 @@
  *   npm run build
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -24,7 +24,20 @@ export const ENTRIES = {
   bazaar: "cli/main.ts",
   "llm-worker": "agents/llm/worker.ts",
   "postgres-worker": "environments/store/postgres/worker.ts",
+  "view-worker": "cli/view/worker.ts",
 } as const;
+
+/**
+ * The browser app of `bazaar view` (ui/), compiled into dist/view/: the app, the charts (Vega,
+ * loaded when a page has a figure) and the stylesheet. Classic scripts, not modules: a bundle
+ * opened from file:// can load those.
+ */
+export const UI_ENTRIES = {
+  app: "ui/main.tsx",
+  charts: "ui/charts.ts",
+  "app-style": "ui/style.css",
+} as const;
+export const UI_DIST = path.join(DIST, "view");
 
 /** Packages left to node_modules, loaded from there as they are (see buildCli). */
 export const EXTERNAL = ["better-sqlite3", "pg", "pg-cursor", "ink", "react", "react/*", "vega", "vega-lite"];
@@ -58,6 +71,33 @@ export function staleSources(info: BuildInfo, root = ROOT): string[] {
       }
     })
     .map(([rel]) => rel);
+}
+
+/** The browser app: one esbuild run for the browser, minified; its sources join the build's list. */
+async function buildUi(): Promise<{ sources: Record<string, string>; outputs: string[] }> {
+  rmSync(UI_DIST, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: UI_ENTRIES,
+    outdir: UI_DIST,
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: ["chrome110", "firefox110", "safari16"],
+    minify: true,
+    jsx: "automatic",
+    define: { "process.env.NODE_ENV": '"production"' },
+    entryNames: "[name]",
+    legalComments: "linked",
+    metafile: true,
+    logLevel: "warning",
+  });
+  // app-style.css is the stylesheet the page links as app.css.
+  renameSync(path.join(UI_DIST, "app-style.css"), path.join(UI_DIST, "app.css"));
+  const sources: Record<string, string> = {};
+  for (const input of Object.keys(result.metafile.inputs).sort())
+    if (packageOf(input) === null) sources[input] = hashFile(path.join(ROOT, input));
+  return { sources, outputs: readdirSync(UI_DIST).map((f) => `view/${f}`) };
 }
 
 export async function buildCli(): Promise<{ files: number; sources: number }> {
@@ -105,11 +145,16 @@ export async function buildCli(): Promise<{ files: number; sources: number }> {
     inside.delete(null);
     packages[path.relative(DIST, path.join(ROOT, file))] = [...inside].sort() as string[];
   }
-  const outputs = Object.keys(result.metafile.outputs).map((f) => path.relative(DIST, path.join(ROOT, f)));
+  const ui = await buildUi();
+  Object.assign(sources, ui.sources);
+  const outputs = [
+    ...Object.keys(result.metafile.outputs).map((f) => path.relative(DIST, path.join(ROOT, f))),
+    ...ui.outputs,
+  ];
   const info: BuildInfo = { sources, packages, outputs };
   writeFileSync(BUILD_INFO, `${JSON.stringify(info, null, 1)}\n`);
-  prune(new Set([...outputs, ...previous, path.basename(BUILD_INFO)]));
-  return { files: Object.keys(result.metafile.outputs).length, sources: Object.keys(sources).length };
+  prune(new Set([...outputs, ...previous, path.basename(BUILD_INFO), path.basename(UI_DIST)]));
+  return { files: outputs.length, sources: Object.keys(sources).length };
 }
 
 /**

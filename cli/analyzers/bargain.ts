@@ -172,6 +172,7 @@ export const bargainAnalyzer: EnvironmentAnalyzer = {
       headline: bargainHeadline(analysis),
       json: { run: input.run.id, env: "bargain", ...analysis },
       text,
+      figures: () => bargainFigures(analysis),
       writeReport(dir: string): string[] {
         const figures = bargainFigures(analysis);
         const md = [

@@ -269,20 +269,18 @@ export const choiceAnalyzer: EnvironmentAnalyzer = {
       names: gathered.displayNames,
       highlight: new Set(imported.size > 0 ? agents.filter((a) => !imported.has(a)) : []),
     };
+    const specs = () =>
+      analyses.flatMap(({ key, analysis }) =>
+        choiceFigures(analysis, key === "default" ? "" : `-${key}`, figureOptions),
+      );
     const figures = o.report
-      ? await Promise.all(
-          analyses.flatMap(({ key, analysis }) =>
-            choiceFigures(analysis, key === "default" ? "" : `-${key}`, figureOptions).map(async (f) => ({
-              ...f,
-              svg: await renderSvg(f.spec),
-            })),
-          ),
-        )
+      ? await Promise.all(specs().map(async (f) => ({ ...f, svg: await renderSvg(f.spec) })))
       : [];
     return {
       headline: choiceHeadline(analyses[0]!.analysis),
       json: { runs: runIds, analyses: Object.fromEntries(analyses.map((a) => [a.key, a.analysis])) },
       text: analyses.map((a) => textOf(a.title, a.analysis)).join("\n\n"),
+      figures: specs,
       writeReport(dir: string): string[] {
         const files: string[] = [];
         for (const f of figures) {

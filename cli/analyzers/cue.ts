@@ -131,6 +131,7 @@ export const cueAnalyzer: EnvironmentAnalyzer = {
       headline: cueHeadline(analysis),
       json: { run: runId, env: "cue", ...analysis },
       text: lines.join("\n"),
+      figures: () => cueFigures(analysis),
       writeReport(dir) {
         const written: string[] = [];
         figures.forEach((f, i) => {

@@ -167,35 +167,36 @@ export function groupSpec(audit: AgentAudit): Record<string, unknown> {
   };
 }
 
-/** Every figure of the report, rendered. */
-export async function renderFigures(audits: readonly AgentAudit[]): Promise<Figure[]> {
-  const figures: Figure[] = [];
+/** Every figure of the report, as Vega-Lite specs (the viewer draws them; `renderFigures` renders them). */
+export function figureSpecs(
+  audits: readonly AgentAudit[],
+): { file: string; title: string; spec: Record<string, unknown> }[] {
+  const figures: { file: string; title: string; spec: Record<string, unknown> }[] = [];
   for (const a of audits) {
     const s = slug(a.agent);
     if (a.groups.length > 0)
-      figures.push({
-        file: `groups-${s}.svg`,
-        title: `${a.agent}: T by audit group`,
-        svg: await renderSvg(groupSpec(a)),
-      });
+      figures.push({ file: `groups-${s}.svg`, title: `${a.agent}: T by audit group`, spec: groupSpec(a) });
     if (a.p2Residuals.some((r) => r.testable))
       figures.push({
         file: `p2-residuals-${s}.svg`,
         title: `${a.agent}: P2 residuals (offer pair vs item queries)`,
-        svg: await renderSvg(residualSpec(`${a.agent}: P2 residuals R2 / s_ab`, a.p2Residuals)),
+        spec: residualSpec(`${a.agent}: P2 residuals R2 / s_ab`, a.p2Residuals),
       });
     if (a.p1Residuals.some((r) => r.testable))
       figures.push({
         file: `p1-residuals-${s}.svg`,
         title: `${a.agent}: P1 residuals (path additivity, k = 2)`,
-        svg: await renderSvg(residualSpec(`${a.agent}: P1 residuals R1 / s_ab`, a.p1Residuals)),
+        spec: residualSpec(`${a.agent}: P1 residuals R1 / s_ab`, a.p1Residuals),
       });
   }
   if (audits.some((a) => a.pathLength.length > 0))
-    figures.push({
-      file: "path-length.svg",
-      title: "Path-length stress",
-      svg: await renderSvg(pathLengthSpec(audits)),
-    });
+    figures.push({ file: "path-length.svg", title: "Path-length stress", spec: pathLengthSpec(audits) });
   return figures;
+}
+
+/** Every figure of the report, rendered. */
+export async function renderFigures(audits: readonly AgentAudit[]): Promise<Figure[]> {
+  return Promise.all(
+    figureSpecs(audits).map(async (f) => ({ file: f.file, title: f.title, svg: await renderSvg(f.spec) })),
+  );
 }

@@ -9,7 +9,7 @@ import {
 } from "../../analysis/consistency/index.ts";
 import { parseOption, positiveInt } from "../options.ts";
 import { renderTable } from "../table.ts";
-import { type Figure, renderFigures } from "./elicit-report.ts";
+import { type Figure, figureSpecs, renderFigures } from "./elicit-report.ts";
 import type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer, Headline } from "./types.ts";
 
 const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : "–");
@@ -239,6 +239,7 @@ export const elicitAnalyzer: EnvironmentAnalyzer = {
         agents: audits,
       },
       text: textReport(audits),
+      figures: () => figureSpecs(audits),
       writeReport(dir: string): string[] {
         const files = ["report.md", ...figures.map((f) => f.file)];
         writeFileSync(

@@ -46,4 +46,4 @@ export const ANALYZERS: readonly AnalyzerEntry[] = [
   { env: "market", addOptions: (cmd) => cmd, load: async () => (await import("./market.ts")).marketAnalyzer },
 ];
 
-export type { AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";
+export type { AnalysisFigure, AnalyzeInput, AnalyzeOutput, EnvironmentAnalyzer } from "./types.ts";

@@ -206,6 +206,7 @@ export const marketAnalyzer: EnvironmentAnalyzer = {
       headline: marketHeadline(analysis, market),
       json: { market: market.id, env: "market", config: market.config, runs: market.runs, ...analysis },
       text,
+      figures: () => marketFigures(analysis, market.id),
       writeReport(dir: string): string[] {
         const tables = marketTables(analysis);
         const md = markdownDocument(`Market ${market.id}`, [

@@ -304,6 +304,7 @@ export const shopAnalyzer: EnvironmentAnalyzer = {
       headline: shopHeadline(analysis, clients),
       json: { run: input.run.id, env: "shop", ...analysis, ...(clients ? { clients } : {}) },
       text,
+      figures: () => specs,
       writeReport(dir: string): string[] {
         const sections = [
           { heading: "Figures", body: figures.map((f) => `![${f.title}](${f.file})`) },

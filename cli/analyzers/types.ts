@@ -1,3 +1,4 @@
+import type { VegaLiteSpec } from "../../analysis/report/svg.ts";
 import type { RunSummary, Store } from "../../environments/store/index.ts";
 
 /** What `bazaar analyze` hands an environment's analyzer. */
@@ -28,6 +29,19 @@ export interface AnalyzeOutput {
   text: string;
   /** Writes a markdown report and SVG figures into `dir` (`--report dir`); returns the files written. */
   writeReport(dir: string): string[];
+  /**
+   * The report's figures, built when called: the Vega-Lite specs `--report` renders to SVG (the
+   * browser viewer, `bazaar view`, draws the same specs), or an SVG where a figure has no spec.
+   */
+  figures?(): AnalysisFigure[];
+}
+
+/** A figure of a report: its file name in the report, title, and its Vega-Lite spec or SVG. */
+export interface AnalysisFigure {
+  file: string;
+  title: string;
+  spec?: VegaLiteSpec;
+  svg?: string;
 }
 
 /**
