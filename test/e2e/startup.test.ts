@@ -51,7 +51,13 @@ describe("a command loads what it uses", () => {
   });
 
   it("--version, --help and run choice --help load commander and nothing else", async () => {
-    for (const args of [["--version"], ["--help"], ["run", "choice", "--help"], ["analyze", "--help"]]) {
+    for (const args of [
+      ["--version"],
+      ["--help"],
+      ["run", "choice", "--help"],
+      ["analyze", "--help"],
+      ["view", "--help"],
+    ]) {
       const { packages } = await packagesLoaded(args, cwd);
       expect([...packages], args.join(" ")).toEqual(["commander"]);
     }
