@@ -28,14 +28,14 @@ export const ENTRIES = {
 } as const;
 
 /**
- * The browser app of `bazaar view` (ui/), compiled into dist/view/: the app, the charts (Vega,
+ * The browser app of `bazaar view` (cli/view/ui/), compiled into dist/view/: the app, the charts (Vega,
  * loaded when a page has a figure) and the stylesheet. Classic scripts, not modules: a bundle
  * opened from file:// can load those.
  */
 export const UI_ENTRIES = {
-  app: "ui/main.tsx",
-  charts: "ui/charts.ts",
-  "app-style": "ui/style.css",
+  app: "cli/view/ui/main.tsx",
+  charts: "cli/view/ui/charts.ts",
+  "app-style": "cli/view/ui/style.css",
 } as const;
 export const UI_DIST = path.join(DIST, "view");
 

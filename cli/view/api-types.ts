@@ -1,6 +1,6 @@
 /**
  * What the viewer's server sends the browser app (and what a bundle holds as files): one JSON
- * shape per page, written by the server (cli/view) and read by the app (ui/). Types only — the
+ * shape per page, written by the server (cli/view) and read by the app (cli/view/ui/). Types only — the
  * app imports nothing else from the CLI, so no rule or estimator reaches the browser.
  */
 import type { EpisodeModel } from "../tui/records/index.ts";

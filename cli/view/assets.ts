@@ -1,5 +1,5 @@
 /**
- * The browser app's files (ui/, compiled at install by scripts/build.ts into dist/view/) and the
+ * The browser app's files (cli/view/ui/, compiled at install by scripts/build.ts into dist/view/) and the
  * page that loads them. The page has no inline script: the content security policy below forbids
  * it, and eval too (charts use Vega's expression interpreter).
  */

@@ -4,7 +4,7 @@
  * buyer's budget B (or cap) and the seller's cost C, which neither side saw, and the deal. Drawn as
  * SVG elements (every label is text).
  */
-import type { BargainMessage } from "../../cli/tui/records/bargain.ts";
+import type { BargainMessage } from "../../../tui/records/bargain.ts";
 import { usd } from "../format.ts";
 
 export function Ladder({

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noArrayIndexKey: these lists are drawn once from a record and never reordered
 import type { ReactNode } from "react";
-import type { Block, RunRow } from "../../cli/view/api-types.ts";
+import type { Block, RunRow } from "../../api-types.ts";
 import { count } from "../format.ts";
 import { Link, runPath } from "../router.tsx";
 

@@ -1,4 +1,4 @@
-import type { AnalysisView, LivePage, RunPage } from "../../cli/view/api-types.ts";
+import type { AnalysisView, LivePage, RunPage } from "../../api-types.ts";
 import { Blocks, ErrorNote, Json, Loading, ProgressBar, RunHeader, Section } from "../components/common.tsx";
 import { Figure } from "../components/figure.tsx";
 import { count, seconds } from "../format.ts";

@@ -1,4 +1,4 @@
-import type { MarketPage, RunPage } from "../../cli/view/api-types.ts";
+import type { MarketPage, RunPage } from "../../api-types.ts";
 import { ErrorNote, Loading, RunHeader, Section } from "../components/common.tsx";
 import { Chart } from "../components/figure.tsx";
 import { pct, usd } from "../format.ts";

@@ -4,7 +4,7 @@
  * an SVG the analysis drew, shown as an image (an image runs no script).
  */
 import { useEffect, useRef, useState } from "react";
-import type { FigureView } from "../../cli/view/api-types.ts";
+import type { FigureView } from "../../api-types.ts";
 
 interface Charts {
   draw(el: HTMLElement, spec: Record<string, unknown>): Promise<() => void>;

@@ -1,4 +1,4 @@
-import type { ComparePage } from "../../cli/view/api-types.ts";
+import type { ComparePage } from "../../api-types.ts";
 import { ErrorNote, Loading, ProgressBar, Section } from "../components/common.tsx";
 import { count, pct, usd } from "../format.ts";
 import { useLoad } from "../hooks.ts";

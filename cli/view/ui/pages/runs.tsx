@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { RunsPage } from "../../cli/view/api-types.ts";
+import type { RunsPage } from "../../api-types.ts";
 import { Blocks, ErrorNote, Live, Loading, ProgressBar } from "../components/common.tsx";
 import { count, when } from "../format.ts";
 import { useLoad } from "../hooks.ts";

@@ -5,11 +5,11 @@
  * redacted from what is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderTable } from "../../cli/table.ts";
-import { textBlocks } from "../../cli/view/blocks.ts";
-import { type RunningView, serveView } from "../../cli/view/command.ts";
-import { Redactor } from "../../cli/view/redact.ts";
-import { runInProcess, tempDir } from "../helpers/cli.ts";
+import { renderTable } from "../../../cli/table.ts";
+import { textBlocks } from "../../../cli/view/blocks.ts";
+import { type RunningView, serveView } from "../../../cli/view/command.ts";
+import { Redactor } from "../../../cli/view/redact.ts";
+import { runInProcess, tempDir } from "../../helpers/cli.ts";
 
 describe("bazaar view's server", () => {
   const dir = tempDir("bazaar-view-unit-");

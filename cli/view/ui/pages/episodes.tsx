@@ -1,4 +1,4 @@
-import type { EpisodePage, RunPage } from "../../cli/view/api-types.ts";
+import type { EpisodePage, RunPage } from "../../api-types.ts";
 import { ErrorNote, Loading, ProgressBar, RunHeader } from "../components/common.tsx";
 import { count } from "../format.ts";
 import { useLoad } from "../hooks.ts";

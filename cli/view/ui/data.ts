@@ -4,7 +4,7 @@
  * file:// cannot fetch). A bundled run's episode list is filtered, sorted and paged here, from the
  * rows its list file holds, with the same query strings the server takes.
  */
-import type { EpisodePage, EpisodePageData, EpisodeRow } from "../cli/view/api-types.ts";
+import type { EpisodePage, EpisodePageData, EpisodeRow } from "../api-types.ts";
 import { bundleFile, EPISODES_PER_FILE } from "./bundle-file.ts";
 
 declare global {

@@ -3,19 +3,19 @@
  * One episode, per environment: what the agent saw and did, and how it ended — every text from the
  * trial shown as text (React escapes it; nothing here sets HTML).
  */
-import type { BargainEpisodeModel } from "../../cli/tui/records/bargain.ts";
-import type { ChoiceEpisodeModel } from "../../cli/tui/records/choice.ts";
-import type { CueEpisodeModel } from "../../cli/tui/records/cue.ts";
-import type { ElicitEpisodeModel } from "../../cli/tui/records/elicit.ts";
-import type { GenericEpisodeModel } from "../../cli/tui/records/generic.ts";
-import type { ShopEpisodeModel } from "../../cli/tui/records/shop.ts";
+import type { BargainEpisodeModel } from "../../../tui/records/bargain.ts";
+import type { ChoiceEpisodeModel } from "../../../tui/records/choice.ts";
+import type { CueEpisodeModel } from "../../../tui/records/cue.ts";
+import type { ElicitEpisodeModel } from "../../../tui/records/elicit.ts";
+import type { GenericEpisodeModel } from "../../../tui/records/generic.ts";
+import type { ShopEpisodeModel } from "../../../tui/records/shop.ts";
 import type {
   EpisodePageData,
   RunPage,
   SellerTurnView,
   ShopCallResult,
   ShopCardView,
-} from "../../cli/view/api-types.ts";
+} from "../../api-types.ts";
 import { ErrorNote, Json, Loading, RunHeader, Section } from "../components/common.tsx";
 import { Ladder } from "../components/ladder.tsx";
 import { usd } from "../format.ts";
