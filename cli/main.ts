@@ -9,6 +9,7 @@ import { registerImport } from "./commands/import.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerServeAssessor } from "./commands/serve-assessor.ts";
 import { registerServeSim } from "./commands/serve-sim.ts";
 import { registerStore } from "./commands/store.ts";
 import { registerView } from "./commands/view.ts";
@@ -36,6 +37,7 @@ export function buildProgram(out: Output = consoleOutput): Command {
   registerAnalyze(program, out);
   registerServe(program, out);
   registerServeSim(program, out);
+  registerServeAssessor(program, out);
   registerDatasets(program, out);
   registerWatch(program, out);
   registerView(program, out);

@@ -3,6 +3,7 @@
  * shared by `run` and `serve`. Parsing them loads nothing of the agents themselves.
  */
 import type { Command } from "commander";
+import type { EpisodeHost } from "../agents/outside/a2a-endpoint.ts";
 
 export interface OutsideCliOptions {
   passEnv?: string;
@@ -10,6 +11,11 @@ export interface OutsideCliOptions {
   a2aHeader?: string[];
   episodeTimeout: string;
   agentVersion?: string;
+  /**
+   * Where `a2a:` agents' episode endpoints listen and are reached: no flag of `run` sets it (loopback);
+   * `serve-assessor`, whose participants are elsewhere, does (--mcp-host, --mcp-public-url).
+   */
+  a2aEpisodes?: EpisodeHost;
 }
 
 export function addOutsideOptions(cmd: Command): Command {

@@ -36,6 +36,6 @@ export function outsideSettings(o: OutsideCliOptions): {
     ...(o.agentVersion ? { agentVersion: o.agentVersion } : {}),
     passEnv,
     cwd: process.cwd(),
-    a2a: new A2aAgents(parseA2aHeaders(o.a2aHeader ?? [])),
+    a2a: new A2aAgents(parseA2aHeaders(o.a2aHeader ?? []), undefined, o.a2aEpisodes),
   };
 }

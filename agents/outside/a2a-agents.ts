@@ -8,6 +8,7 @@
  * the first pass costs only its time, and a run without `a2a:` agents is planned once.
  */
 import type { A2aAgent } from "./a2a-card.ts";
+import { type EpisodeHost, LOOPBACK_EPISODES } from "./a2a-endpoint.ts";
 import { type A2aHeader, redactor } from "./a2a-headers.ts";
 
 /** How long reading a card, or the endpoint's first answer, may take before the agent does not answer. */
@@ -22,6 +23,8 @@ export class A2aAgents {
   constructor(
     readonly headers: readonly A2aHeader[] = [],
     private readonly timeoutMs = CARD_TIMEOUT_MS,
+    /** Where their episodes' MCP endpoints listen (a2a-endpoint.ts): loopback unless a server says. */
+    readonly episodes: EpisodeHost = LOOPBACK_EPISODES,
   ) {
     this.redact = redactor(headers);
   }

@@ -27,7 +27,7 @@ import { AgentFailure } from "../../environments/kernel/failures.ts";
 import type { CallResult, ToolSurface } from "../../environments/kernel/surface.ts";
 import { MESSAGE_CLIENT } from "../../environments/shop/actions.ts";
 import type { A2aAgent } from "./a2a-card.ts";
-import { type EpisodeEndpoint, openEndpoint } from "./a2a-endpoint.ts";
+import { type EpisodeEndpoint, type EpisodeHost, openEndpoint } from "./a2a-endpoint.ts";
 import { type Answer, exchange } from "./a2a-exchange.ts";
 import { openingMessage, replyMessage } from "./a2a-messages.ts";
 import { failureOf } from "./a2a-transport.ts";
@@ -47,6 +47,8 @@ export interface A2aEpisodeContext {
   agent: A2aAgent;
   surface: ToolSurface;
   redact: (text: string) => string;
+  /** Where the episode's MCP endpoint listens. */
+  episodes: EpisodeHost;
   /** Told when a failure means the run's configuration is wrong (the run stops). */
   misconfigured(failure: AgentFailure): void;
 }
@@ -100,13 +102,13 @@ export class A2aEpisode {
     const { link } = this;
     const { surface, agent } = this.ctx;
     try {
-      this.endpoint = await openEndpoint(link, surface);
+      this.endpoint = await openEndpoint(link, surface, this.ctx.episodes);
     } catch (err) {
-      // No loopback port for the endpoint: no trial can be played.
+      // No port for the endpoint: no trial can be played.
       this.ctx.misconfigured(
         new AgentFailure(
           "configuration",
-          `a2a: agents: no MCP endpoint on 127.0.0.1: ${err instanceof Error ? err.message : String(err)}`,
+          `a2a: agents: no MCP endpoint on ${this.ctx.episodes.host}: ${err instanceof Error ? err.message : String(err)}`,
         ),
       );
       throw err;

@@ -53,10 +53,7 @@ export function a2aPlayer(
   return {
     label: spec,
     identity: a2aIdentity(agent, agentVersion),
-    agent: new A2aPlayingAgent(spec, surface, agent, agents.redact, episodeTimeoutMs) as Agent<
-      unknown,
-      unknown
-    >,
+    agent: new A2aPlayingAgent(spec, surface, agent, agents, episodeTimeoutMs) as Agent<unknown, unknown>,
   };
 }
 
@@ -82,7 +79,7 @@ class A2aPlayingAgent implements Agent<unknown, Record<string, unknown>> {
     readonly id: string,
     private readonly surface: ToolSurface,
     private readonly agent: A2aAgent,
-    private readonly redact: (text: string) => string,
+    private readonly agents: A2aAgents,
     episodeTimeoutMs: number,
   ) {
     this.waiting = new WaitingAgent(id, surface, (link) => this.start(link), episodeTimeoutMs);
@@ -108,7 +105,8 @@ class A2aPlayingAgent implements Agent<unknown, Record<string, unknown>> {
         new A2aEpisode(link, {
           agent: this.agent,
           surface: this.surface,
-          redact: this.redact,
+          redact: this.agents.redact,
+          episodes: this.agents.episodes,
           misconfigured: (failure) => this.misconfigured.set(link.trialKey, failure),
         }).start(),
       (err: unknown) =>

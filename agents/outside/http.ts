@@ -2,7 +2,9 @@
  * MCP over Streamable HTTP for outside agents: one HTTP server, routes that each make a new MCP
  * server per session (`bazaar serve`: one route for the run; `exec:`: one private route per episode,
  * whose path carries an unguessable token). A route may also demand a bearer token. DNS-rebinding
- * protection is on: a request whose Host is not the address served is refused.
+ * protection is on: a request whose Host is not the address served is refused — nor the public URL
+ * the host is reached at from elsewhere, when it has one (an `a2a:` agent on another machine reaching
+ * its episode's endpoint through `serve-assessor --mcp-public-url`).
  */
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import {
@@ -74,11 +76,17 @@ export class McpHttpHost {
   private constructor(
     private readonly http: HttpServer,
     readonly host: string,
+    /** Where clients reach the host when that is not the address it listens on (an origin, no path). */
+    private readonly publicUrl?: URL,
   ) {}
 
-  static async start(host: string, port: number): Promise<McpHttpHost> {
+  /**
+   * Listens on `host:port` (0: a free port). With `publicUrl`, the URLs it gives out are under that
+   * origin, and requests addressed to it (its Host) are taken beside those to the address served.
+   */
+  static async start(host: string, port: number, publicUrl?: string): Promise<McpHttpHost> {
     const http = createServer();
-    const self = new McpHttpHost(http, host);
+    const self = new McpHttpHost(http, host, publicUrl === undefined ? undefined : new URL(publicUrl));
     http.on("request", (req, res) => {
       self.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) jsonError(res, 500, err instanceof Error ? err.message : String(err));
@@ -95,6 +103,8 @@ export class McpHttpHost {
     const bound = (http.address() as AddressInfo).port;
     const names = new Set([host, host === "127.0.0.1" || host === "::1" ? "localhost" : host]);
     self.allowedHosts = [...names].map((h) => `${h.includes(":") ? `[${h}]` : h}:${bound}`);
+    // URL's host is what a client sends as Host: the port only when not the scheme's default.
+    if (self.publicUrl) self.allowedHosts.push(self.publicUrl.host);
     return self;
   }
 
@@ -103,6 +113,7 @@ export class McpHttpHost {
   }
 
   url(path: string): string {
+    if (this.publicUrl) return `${this.publicUrl.origin}${path}`;
     const h = this.host.includes(":") ? `[${this.host}]` : this.host;
     return `http://${h}:${this.port}${path}`;
   }

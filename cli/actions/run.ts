@@ -6,7 +6,12 @@ import { planWithA2a } from "../../agents/outside/a2a-agents.ts";
 import type { LinkEpisode } from "../../agents/outside/waiting.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
-import { type ExecuteOptions, executeRun, type RunResult } from "../../environments/runner/execute.ts";
+import {
+  type ExecuteOptions,
+  executeRun,
+  type RunProgress,
+  type RunResult,
+} from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
@@ -146,13 +151,32 @@ export interface ServeHooks {
   again(result: RunResult): Promise<boolean>;
 }
 
+/**
+ * What a command that runs runs for others (`serve-assessor`) has of one: a signal that stops it (as
+ * Ctrl-C does: what is stored stays, the same options resume it), and its progress in place of the
+ * terminal's progress line.
+ */
+export interface RunObserver {
+  signal?: AbortSignal;
+  onProgress?(p: RunProgress): void;
+}
+
+/** How a run ended, for a caller that does more with it than print it. */
+export interface RunEnded {
+  plan: RunPlan;
+  result: RunResult;
+  /** The headline the summary printed (null when the run was interrupted or stored nothing). */
+  headline: Awaited<ReturnType<typeof headlineOf>>;
+}
+
 /** `bazaar run <env>`: plans the run, checks the endpoints, runs it into the store and reports. */
 export async function runEnvironment(
   envCli: EnvironmentCli,
   o: RunOptions,
   out: Output,
   serve?: ServeHooks,
-): Promise<void> {
+  observer?: RunObserver,
+): Promise<RunEnded> {
   const cache = new DeferredCache();
   const llm = llmContextFrom(o, cache);
   let retries = 0;
@@ -203,6 +227,8 @@ export async function runEnvironment(
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
   process.once("SIGTERM", onSigint);
+  if (observer?.signal?.aborted) controller.abort();
+  observer?.signal?.addEventListener("abort", onSigint, { once: true });
   const progress = new ProgressLine();
   // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
   view = o.watch
@@ -235,7 +261,8 @@ export async function runEnvironment(
         concurrency: batchSize ?? concurrency,
         hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
         signal: controller.signal,
-        onProgress: (p) => (live ? live.onProgress(p) : progress.update(p)),
+        onProgress: (p) =>
+          observer?.onProgress ? observer.onProgress(p) : live ? live.onProgress(p) : progress.update(p),
         onTrial: live ? (record) => live.onTrial(record) : undefined,
         onEpisode: live ? live.episodes : undefined,
         leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
@@ -313,12 +340,14 @@ export async function runEnvironment(
       out.error(failedLine());
       process.exitCode = EXIT.incomplete;
     }
+    return { plan, result, headline: ending };
   } catch (err) {
     if (view && !watched) await view.finish(null, err);
     throw err;
   } finally {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
+    observer?.signal?.removeEventListener("abort", onSigint);
     store.close();
   }
 }

@@ -106,8 +106,24 @@ const NOT_RUN: Readonly<Record<string, readonly Inapplicable[]>> = {
   ],
 };
 
-/** An environment's subcommand in full: its own options, the shared ones, and the action. */
-async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Output): Promise<void> {
+/** What `run <env>` does with its checked options: the environment's driver, or the run. */
+async function runWith(envCli: EnvironmentCli, o: RunOptions, out: Output): Promise<void> {
+  if (envCli.driver) return (await envCli.driver())(o, out);
+  const { runEnvironment } = await import("../actions/run.ts");
+  await runEnvironment(envCli, o, out);
+}
+
+/**
+ * An environment's subcommand in full: its own options, the shared ones, and the action — `act`
+ * once the arguments are checked (what `run <env>` does, unless a caller parses a run's options for
+ * a run of its own).
+ */
+async function defineEnvironment(
+  sub: Command,
+  envCli: EnvironmentCli,
+  out: Output,
+  act: (o: RunOptions) => Promise<void> = (o) => runWith(envCli, o, out),
+): Promise<void> {
   const rules = NOT_RUN[envCli.name] ?? [];
   const addOptions = await envCli.options();
   addOptions(sub.optionsGroup(`${envCli.name} options:`));
@@ -126,11 +142,29 @@ async function defineEnvironment(sub: Command, envCli: EnvironmentCli, out: Outp
       if (cmd.args.length > 0)
         throw new UserError(`\`run ${envCli.name}\` takes no arguments, got "${cmd.args[0]}"`);
       refuseInapplicable(cmd, rules, `run ${envCli.name}`);
-      if (envCli.driver) return (await envCli.driver())(o, out);
-      const { runEnvironment } = await import("../actions/run.ts");
-      await runEnvironment(envCli, o, out);
+      await act(o);
     });
   hideInapplicable(sub, rules);
+}
+
+/**
+ * `args` read exactly as `bazaar run <env> <args>` reads them — its options, defaults, and refusals
+ * of a stray or inapplicable option (UserError) — without running anything: for a command that runs
+ * a run on someone's behalf (`serve-assessor`). Commander's own complaints (a missing value) are
+ * thrown as CommanderErrors; nothing is printed.
+ */
+export async function parseRunOptions(envCli: EnvironmentCli, args: readonly string[]): Promise<RunOptions> {
+  const silent: Output = { log: () => {}, error: () => {} };
+  const sub = new Command(envCli.name)
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  let parsed: RunOptions | undefined;
+  await defineEnvironment(sub, envCli, silent, async (o) => {
+    parsed = o;
+  });
+  await sub.parseAsync([...args], { from: "user" });
+  if (!parsed) throw new UserError(`\`run ${envCli.name}\` did not read its options`);
+  return parsed;
 }
 
 export function registerRun(program: Command, out: Output): void {
