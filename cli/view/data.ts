@@ -39,9 +39,13 @@ import { Redactor } from "./redact.ts";
 
 const COMPARE_PAGE = 50;
 
+/** How long a run's summary (its counts) is reused. */
+const SUMMARY_MS = 1000;
+
 export class ViewData {
   readonly jobs: Jobs;
   private readonly sources = new Map<string, EpisodeSource>();
+  private readonly summaries = new Map<string, { at: number; run: RunSummary }>();
   private readonly tasks = new Map<string, unknown[]>();
   private readonly markets = new Map<string, { state: string; page: MarketPage }>();
 
@@ -64,10 +68,18 @@ export class ViewData {
     return this.only === null || this.only.has(id);
   }
 
-  /** A run or a market, by id, as a summary. */
+  /**
+   * A run or a market, by id, as a summary. Kept for SUMMARY_MS: a summary counts the run's trials
+   * (≈ 50 ms at 100,000), and one page asks for it several times; the pages poll every 1.5 s, so a
+   * second-old count is as live as they are.
+   */
   summary(id: string): RunSummary {
+    const now = Date.now();
+    const kept = this.summaries.get(id);
+    if (kept && now - kept.at < SUMMARY_MS) return kept.run;
     const run = this.allowed(id) ? (this.store.getRun(id) ?? marketSummary(this.store, id)) : undefined;
     if (!run) throw new ViewRequestError(`no run "${id}" in this store`, 404);
+    this.summaries.set(id, { at: now, run });
     return run;
   }
 
