@@ -23,6 +23,7 @@ import http from "node:http";
 import path from "node:path";
 import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpHttpHost } from "../../agents/outside/http.ts";
 import { AuditQueue } from "../../cli/assessor/queue.ts";
@@ -429,20 +430,30 @@ describe("what the assessor says of itself, and who may ask it", () => {
     expect(((await ok.json()) as { error: { message: string } }).error.message).toMatch(/not found/i);
   });
 
-  it("the episodes' MCP host: URLs under its public URL, requests addressed there taken, others refused", async () => {
+  it("the episodes' MCP host: URLs under its public URL, sessions addressed there taken, others refused", async () => {
     const host = await McpHttpHost.start("127.0.0.1", 0, "http://assessor.test:9100");
     started.push({ stop: () => host.close() });
-    host.addRoute("/mcp", { newSession: () => ({ server: undefined as never, closed: () => {} }) });
-    expect(host.url("/episode/x")).toBe("http://assessor.test:9100/episode/x");
-    const post = (hostHeader: string) =>
+    host.addRoute("/episode/s", {
+      newSession: () => ({
+        server: new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } }),
+        closed: () => {},
+      }),
+    });
+    expect(host.url("/episode/s")).toBe("http://assessor.test:9100/episode/s");
+    // An MCP initialize, sent to the port the host listens on, addressed (Host) as a client would.
+    const initialize = (hostHeader: string) =>
       new Promise<number>((resolve, reject) => {
         const req = http.request(
           {
             host: "127.0.0.1",
             port: host.port,
-            path: "/episode/unknown",
+            path: "/episode/s",
             method: "POST",
-            headers: { host: hostHeader },
+            headers: {
+              host: hostHeader,
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
           },
           (res) => {
             res.resume();
@@ -450,10 +461,21 @@ describe("what the assessor says of itself, and who may ask it", () => {
           },
         );
         req.on("error", reject);
-        req.end("{}");
+        req.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "c", version: "1" },
+            },
+          }),
+        );
       });
-    // An unknown episode is a wrong secret (401) wherever it is addressed; the Host check is the MCP
-    // transport's, for sessions: covered by the long test's remote-looking participant.
-    expect(await post("assessor.test:9100")).toBe(401);
+    expect(await initialize("assessor.test:9100")).toBe(200);
+    expect(await initialize(`127.0.0.1:${host.port}`)).toBe(200);
+    expect(await initialize("rebound.example:9100")).toBe(403);
   });
 });
