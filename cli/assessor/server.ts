@@ -39,6 +39,8 @@ import { legacyCard } from "./card.ts";
 const CARD_PATHS = new Set(["/.well-known/agent-card.json", "/.well-known/agent.json"]);
 const JSON_TYPES = new Set(["application/json", "application/a2a+json"]);
 const MAX_BODY = 1024 * 1024;
+/** How often a quiet event stream says it is still there (Python's sse-starlette pings every 15 s). */
+const KEEP_ALIVE_MS = 15_000;
 /** JSON-RPC's error codes this server answers with itself. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -187,15 +189,24 @@ export async function startAssessorServer(options: {
         return json(res, 200, { jsonrpc: "2.0", id, error: mapError(err) });
       }
       res.writeHead(200, SSE_HEADERS);
-      // A client that goes away stops reading: the task goes on (tasks/get or a resubscription finds it).
-      req.socket.once("close", () => void stream.return?.(undefined));
+      // A client that goes away stops reading, not the stream: the SDK keeps the task's state in the
+      // stream's own loop, so it is drained to the end and tasks/get (or a resubscription) finds the
+      // audit as it ended. Writes to a gone client are dropped.
+      const write = (chunk: string) => {
+        if (!res.destroyed && !res.writableEnded) res.write(chunk);
+      };
+      // A comment line now and then: an audit's trial may take minutes without an event, and clients
+      // and proxies drop a stream that says nothing for long (undici after 300 s).
+      const beat = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      beat.unref();
       try {
-        if (!first.done) res.write(formatSSEEvent(first.value));
+        if (!first.done) write(formatSSEEvent(first.value));
         for (let next = await stream.next(); !next.done; next = await stream.next())
-          res.write(formatSSEEvent(next.value));
+          write(formatSSEEvent(next.value));
       } catch (err) {
-        if (!res.writableEnded) res.write(formatSSEErrorEvent({ jsonrpc: "2.0", id, error: mapError(err) }));
+        write(formatSSEErrorEvent({ jsonrpc: "2.0", id, error: mapError(err) }));
       } finally {
+        clearInterval(beat);
         if (!res.writableEnded) res.end();
       }
     } catch (err) {

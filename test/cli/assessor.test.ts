@@ -110,6 +110,17 @@ async function send(client: Client, value: unknown, as: "data" | "text" = "data"
 
 const SHOP = { tasks: 3, replicates: 1, families: "needle,infeasible" };
 
+/** Polls until `f` holds (after `step`, if any), or fails after the deadline. */
+async function until(what: string, f: () => boolean, ms = 60_000, step?: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await step?.();
+    if (f()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe("an audit over A2A", () => {
   it("3 shop tasks: progress as status updates, then the artifact `run --json` and `analyze --json` give; again from a v0.3 client: the same run", async () => {
     const dir = tempDir();
@@ -210,6 +221,41 @@ describe("an audit over A2A", () => {
     });
     expect(doc2.analysis).toEqual(doc.analysis);
     expect(shopper.heard.size).toBe(3);
+
+    // A client that leaves the stream at its first event (its connection cut): the audit goes on, and
+    // tasks/get finds it as it ended, artifact and all.
+    const leaving = new AbortController();
+    const streamed = await fetch(`${a.url}/`, {
+      method: "POST",
+      signal: leaving.signal,
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "SendStreamingMessage",
+        params: {
+          message: {
+            messageId: randomUUID(),
+            role: "ROLE_USER",
+            parts: [{ data: { environment: "shop", participant: shopper.url, options: SHOP } }],
+          },
+        },
+      }),
+    });
+    const firstChunk = new TextDecoder().decode((await streamed.body!.getReader().read()).value);
+    leaving.abort();
+    const id = /"id":"([^"]+)"/.exec(firstChunk.slice(firstChunk.indexOf('"task"')))?.[1] ?? "";
+    expect(id).not.toBe("");
+    let task: Task | undefined;
+    await until(
+      "the audit to end",
+      () => task?.status?.state === TaskState.TASK_STATE_COMPLETED,
+      30_000,
+      async () => {
+        task = await client.getTask({ tenant: "", id, historyLength: 0 });
+      },
+    );
+    expect(task!.artifacts[0]!.parts[1]!.content!.value).toMatchObject({ runId: doc.runId, complete: true });
     expect(a.said.join("\n")).toMatch(/audit \w+: completed: run shop-/);
   });
 });
@@ -297,14 +343,6 @@ async function follow(client: Client, value: unknown) {
 
 const lastStatus = (events: StreamResponse[]) =>
   events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value.status!] : [])).at(-1);
-
-async function until(what: string, f: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!f()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("audits one at a time", () => {
   it("a second waits its turn (told so); a full line rejects; a queued audit and a running one are canceled", async () => {
