@@ -260,6 +260,36 @@ describe("an audit over A2A", () => {
   });
 });
 
+describe("an audit that is not whole", () => {
+  it("a participant gone mid-audit: failed, saying what failed, the artifact marked incomplete; back, the same request plays what failed", async () => {
+    const dir = tempDir();
+    const dying = await agent({ behaviour: "play:sim:careful", dieAfter: 1 });
+    const a = await assessor(dir);
+    const client = await new ClientFactory().createFromUrl(a.url);
+    const audit = { environment: "shop", participant: dying.url, options: { ...SHOP, concurrency: 1 } };
+    const first = await send(client, audit);
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textOf(first.status?.message)).toMatch(
+      /^2 trials of run shop-\w+ failed — missing data, in no estimate of the artifact; what failed:\n {2}a2a:http:\/\/127\.0\.0\.1:\d+: the A2A agent did not answer \(2\)\nsend the same request again/,
+    );
+    const doc = first.artifacts[0]!.parts[1]!.content!.value as {
+      runId: string;
+      complete: boolean;
+      run: { stored: number };
+    };
+    expect(doc).toMatchObject({ complete: false, run: { stored: 1 } });
+    const back = await agent({ behaviour: "play:sim:careful", port: dying.port });
+    const again = await send(client, audit);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(again.artifacts[0]!.parts[1]!.content!.value).toMatchObject({
+      runId: doc.runId,
+      complete: true,
+      run: { stored: 3, ranNow: 2, failed: 0 },
+    });
+    expect(back.heard.size).toBe(2);
+  });
+});
+
 describe("a bad request fails its task with the CLI's words, and stores nothing", () => {
   it("unknown, inapplicable and assessor-set options, foreign agents, bad roles and environments, no request, no card", async () => {
     const dir = tempDir();
