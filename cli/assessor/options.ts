@@ -15,6 +15,7 @@
  *   refuses them.
  */
 import { CommanderError } from "commander";
+import { cardUrlOf } from "../../agents/outside/a2a-card.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 import type { RunOptions } from "../actions/run.ts";
 import { parseRunOptions } from "../commands/run.ts";
@@ -99,6 +100,9 @@ export async function checkAudit(request: AuditRequest): Promise<CheckedAudit> {
       `the roles of ${env} are ${roles.join(", ")} (the first by default)`,
     );
   const slot = slotRole.option;
+  // The URL checked now, as the run would check it (a URL holding credentials is refused before it is
+  // logged or queued).
+  cardUrlOf(request.participant);
   const args: string[] = [`${slot}=a2a:${request.participant}`];
   const given = new Set<string>();
   for (const [key, value] of Object.entries(request.options)) {
