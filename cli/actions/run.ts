@@ -14,6 +14,8 @@ import {
 } from "../../environments/runner/execute.ts";
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
+import { executeSequential, type SequentialResult } from "../../environments/runner/sequential.ts";
+import { saveStopRule } from "../../environments/runner/stop-rules.ts";
 import { Store } from "../../environments/store/index.ts";
 import { runnerName } from "../../environments/store/live.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
@@ -43,6 +45,8 @@ export interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOpti
   batch?: boolean;
   batchSize: string;
   leaseMs?: string;
+  /** `--until` targets (an environment's run adds the option: cli/run/until.ts). */
+  until?: string[];
 }
 
 const plural = (x: number, one: string, many = `${one}s`) =>
@@ -131,6 +135,22 @@ async function headlineOf(
   }
 }
 
+/** The run's `--until` targets, checked against the plan (UserError for what cannot be), or null. */
+async function untilOf(plan: RunPlan, o: RunOptions, served: boolean) {
+  if (!o.until || o.until.length === 0) return null;
+  if (served)
+    throw new UserError(
+      "--until does not apply to `bazaar serve`: a served run plays its whole design",
+      "drop --until, or run the agent with `bazaar run` (exec:, module:, a2a:) to stop it at a target",
+    );
+  if (o.limit !== undefined)
+    throw new UserError(
+      "--until and --limit both bound the run: --until stops each agent once its targets hold, --limit at a prefix of the design",
+      "give one of them",
+    );
+  return (await import("../run/until-rule.ts")).untilRun(plan, o.until);
+}
+
 /**
  * Pauses of a model's circuit breaker in a row, with no call answered between, after which a run
  * stops: the endpoint is down, not flaky, and grinding on only adds failed trials.
@@ -205,6 +225,8 @@ export async function runEnvironment(
   const planner = await envCli.planner();
   // `a2a:` agents' cards are read between two planning passes (their identity is their card's).
   const plan = await planWithA2a(outside.a2a, () => planner(o, llm));
+  // --until: the targets are checked here, before anything is stored (cli/run/until-rule.ts).
+  const until = await untilOf(plan, o, serve !== undefined);
   // Said once: a setting the user asked for that a model does not take (never dropped silently).
   for (const note of llm.notes ?? []) out.error(note);
   // A wrong key, model or endpoint stops the run here: before the store exists, before any trial.
@@ -220,6 +242,14 @@ export async function runEnvironment(
   const prices = (o.watch || batchSize !== null) && o.prices ? loadPriceTable(o.prices) : undefined;
   const store = Store.open(o.store, { create: true });
   cache.target = store.responseCache();
+  if (until) {
+    // Recorded before any trial, so `analyze` reports the targets of a run stopped half-way too.
+    store.ensureRun(
+      { id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total },
+      plan.tasks,
+    );
+    saveStopRule(store, plan.runId, until.stored);
+  }
   if (o.retryErrors) {
     const n = store.deleteAgentErrorTrials(plan.runId);
     out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);
@@ -255,20 +285,24 @@ export async function runEnvironment(
   const runner = runnerName();
   try {
     const live = view;
-    const execute = () =>
-      executeRun(plan, store, {
-        limit,
-        concurrency: batchSize ?? concurrency,
-        hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
-        signal: controller.signal,
-        onProgress: (p) =>
-          observer?.onProgress ? observer.onProgress(p) : live ? live.onProgress(p) : progress.update(p),
-        onTrial: live ? (record) => live.onTrial(record) : undefined,
-        onEpisode: live ? live.episodes : undefined,
-        leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
-        ...(serve ? { admit: serve.admit } : {}),
-        runner,
-      });
+    const options = (): ExecuteOptions => ({
+      limit,
+      concurrency: batchSize ?? concurrency,
+      hostAgents: batch?.hostAgents ?? llmWorkerHost(workers),
+      signal: controller.signal,
+      onProgress: (p) =>
+        observer?.onProgress ? observer.onProgress(p) : live ? live.onProgress(p) : progress.update(p),
+      onTrial: live ? (record) => live.onTrial(record) : undefined,
+      onEpisode: live ? live.episodes : undefined,
+      leaseMs: o.leaseMs === undefined ? undefined : parseOption("lease-ms", positiveInt, o.leaseMs),
+      ...(serve ? { admit: serve.admit } : {}),
+      runner,
+    });
+    // A run that stops itself plays its design's units in blocks (environments/runner/sequential.ts).
+    const execute = (): Promise<RunResult | SequentialResult> =>
+      until
+        ? executeSequential(plan, store, options(), until.rule(store))
+        : executeRun(plan, store, options());
     if (serve) {
       const target = Math.min(plan.total, limit ?? plan.total);
       const done = store.doneSeqs(plan.runId, plan.total);
@@ -301,6 +335,7 @@ export async function runEnvironment(
         ...notes,
         retries,
         ...(batched ? { batch: batched.json } : {}),
+        ...(until && "agents" in result ? { until: until.json(result) } : {}),
         total: plan.total,
         store: shownStore(o.store),
         ...(ending ? { headline: ending.json, next: ending.next } : {}),
@@ -308,6 +343,7 @@ export async function runEnvironment(
     else {
       const n = (x: number) => x.toLocaleString("en-US");
       for (const line of summary(result, o.store, plan, notes)) out.log(line);
+      if (until && "agents" in result) for (const line of until.summaryLines(result)) out.log(line);
       if (retries > 0) out.log(`model retries this time: ${retries}`);
       // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
       for (const line of poolSummaryLines(plan.agents)) out.log(line);

@@ -19,12 +19,16 @@ export interface AnalyzerEntry {
   load(): Promise<EnvironmentAnalyzer>;
 }
 
+/** An analyzer that leads with the precision targets of a run played under `--until` (targets.ts). */
+const targeted = async (analyzer: EnvironmentAnalyzer) =>
+  (await import("./targets.ts")).withTargets(analyzer);
+
 /** Every environment's analyzer; an environment adds its analyzer here (one entry). */
 export const ANALYZERS: readonly AnalyzerEntry[] = [
   {
     env: "choice",
     addOptions: addChoiceAnalyzeOptions,
-    load: async () => (await import("./choice.ts")).choiceAnalyzer,
+    load: async () => targeted((await import("./choice.ts")).choiceAnalyzer),
   },
   {
     env: "elicit",
@@ -34,13 +38,17 @@ export const ANALYZERS: readonly AnalyzerEntry[] = [
   {
     env: "bargain",
     addOptions: addBargainAnalyzeOptions,
-    load: async () => (await import("./bargain.ts")).bargainAnalyzer,
+    load: async () => targeted((await import("./bargain.ts")).bargainAnalyzer),
   },
-  { env: "cue", addOptions: addCueAnalyzeOptions, load: async () => (await import("./cue.ts")).cueAnalyzer },
+  {
+    env: "cue",
+    addOptions: addCueAnalyzeOptions,
+    load: async () => targeted((await import("./cue.ts")).cueAnalyzer),
+  },
   {
     env: "shop",
     addOptions: addShopAnalyzeOptions,
-    load: async () => (await import("./shop.ts")).shopAnalyzer,
+    load: async () => targeted((await import("./shop.ts")).shopAnalyzer),
   },
   // A market (`bazaar run market`), by its id or the id of one of its rounds' seller runs.
   { env: "market", addOptions: (cmd) => cmd, load: async () => (await import("./market.ts")).marketAnalyzer },

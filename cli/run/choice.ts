@@ -2,10 +2,14 @@ import type { Command } from "commander";
 import { choiceAgentNames } from "../../agents/sim/presets.ts";
 import { PROMPT_VARIANTS } from "../../environments/choice/variants.ts";
 import { addAgentOption, addMaxReasksOption, addReplicatesOption } from "./types.ts";
+import { addUntilOption } from "./until.ts";
 
 /** The options of `bazaar run choice` (the run command adds the shared ones). */
 export function addChoiceOptions(cmd: Command): Command {
-  return addMaxReasksOption(addReplicatesOption(addAgentOption(cmd, "sim:steep", choiceAgentNames())))
+  return addUntilOption(
+    addMaxReasksOption(addReplicatesOption(addAgentOption(cmd, "sim:steep", choiceAgentNames()))),
+    "choice",
+  )
     .option("--pool <file>", "hotel pool (bazaar JSON/CSV or PriceBench hotel_pool.json)")
     .option("--variant <name>", `prompt variant: ${PROMPT_VARIANTS.join(", ")} (default plain)`)
     .option("--pairs <n>", "unique hotel pairs (default 450)")

@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { RESPONDENT_PRESETS } from "../../agents/sim/respondent.ts";
 import { ELICIT_DOMAINS } from "../../datasets/elicit/schema.ts";
 import { addAgentOption } from "./types.ts";
+import { addUntilOption } from "./until.ts";
 
 /** Agents an elicit run can name (LLM agents: any `openai:<model>`). */
 export function elicitAgentNames(): string[] {
@@ -11,7 +12,7 @@ export function elicitAgentNames(): string[] {
 /** The options of `bazaar run elicit` (the run command adds the shared ones). */
 export function addElicitOptions(cmd: Command): Command {
   return (
-    addAgentOption(cmd, "sim:consistent", elicitAgentNames())
+    addUntilOption(addAgentOption(cmd, "sim:consistent", elicitAgentNames()), "elicit")
       // Not an option of elicitation: there to say what to use instead (see plan), kept out of --help.
       .addOption(new Option("--replicates <n>").hideHelp())
       .option("--completions <n>", "independent completions per query (default 15, the paper's)")

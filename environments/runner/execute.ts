@@ -115,6 +115,11 @@ export class RunStopped extends UserError {
 export interface ExecuteOptions {
   /** Run only trials with seq < limit (a quick try); the rest stay for a later invocation. */
   limit?: number;
+  /**
+   * Run only these trials (of those below `limit`): a block of a run that stops itself
+   * (sequential.ts). Trials keep their seqs and keys, so a later invocation finds them stored.
+   */
+  seqs?: readonly number[];
   concurrency: number;
   signal?: AbortSignal;
   onProgress?: (p: RunProgress) => void;
@@ -176,15 +181,23 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
   // Every trial in flight listens to the one run signal (LLM calls abort on it): no listener cap.
   setMaxListeners(0, stop.signal);
   const signal = stop.signal;
-  const target = Math.min(plan.total, opts.limit ?? plan.total);
+  const below = Math.min(plan.total, opts.limit ?? plan.total);
   store.ensureRun({ id: plan.runId, env: plan.env.name, config: plan.config, total: plan.total }, plan.tasks);
   const done = store.doneSeqs(plan.runId, plan.total);
   let stored = 0;
   for (let i = 0; i < plan.total; i++) stored += done[i]!;
+  // Which seqs this invocation may run: the `--limit` prefix, or the given block within it.
+  const wanted = wantedSeqs(opts.seqs, below, plan.total);
+  const wants = (seq: number) => seq < below && (wanted === null || wanted[seq] === 1);
+  // Leases cover the seqs up to the last one wanted.
+  const leaseTarget = wanted === null ? below : wanted.lastIndexOf(1) + 1;
 
   const keys = new TrialKeys(plan);
   let toRun = 0;
-  for (let i = 0; i < target; i++) toRun += 1 - done[i]!;
+  for (let i = 0; i < leaseTarget; i++) if (wants(i)) toRun += 1 - done[i]!;
+  // What this invocation aims to have stored: the whole run or its prefix; with a block, what is
+  // stored now and the block's missing trials.
+  const target = opts.seqs ? stored + toRun : below;
   const host = opts.hostAgents
     ? await opts.hostAgents(plan.agents, { trials: toRun, concurrency: opts.concurrency, signal })
     : null;
@@ -213,11 +226,11 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
   });
   const runner = opts.runner ?? runnerName();
   const log = opts.liveTurns === false ? null : new TurnLog(store, plan.runId, runner);
-  const leases = new TrialLeases(store, plan.runId, runner, target, opts.leaseMs);
+  const leases = new TrialLeases(store, plan.runId, runner, leaseTarget, opts.leaseMs);
   for (let b = 0; b < leases.blocks; b++) {
     let all = true;
-    for (let seq = b * LEASE_BLOCK, end = Math.min(target, seq + LEASE_BLOCK); seq < end && all; seq++)
-      all = done[seq] === 1;
+    for (let seq = b * LEASE_BLOCK, end = Math.min(leaseTarget, seq + LEASE_BLOCK); seq < end && all; seq++)
+      all = done[seq] === 1 || !wants(seq);
     if (all) leases.skip(b);
   }
   // Trials of each held block not yet finished; blocks whose every trial is in the buffers, whose
@@ -277,9 +290,11 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
       const c = leases.claim();
       if (c === null) return -1;
       if ("seqs" in c) {
-        queue = c.seqs;
+        queue = wanted === null ? c.seqs : c.seqs.filter(wants);
         next = 0;
-        unfinished.set(c.block, c.seqs.length);
+        // A block holding none of this invocation's trials (only others of the run) goes at once.
+        if (queue.length === 0) leases.done(c.block);
+        else unfinished.set(c.block, queue.length);
         continue;
       }
       // Every block left is held by other runners: wait for one to finish (its trials are then
@@ -496,6 +511,18 @@ export async function executeRun(plan: RunPlan, store: Store, opts: ExecuteOptio
     // write; a runner whose leases this one waited out, dead before it started, is neither.
     otherRunners: Math.max(others.length, stored > mine ? 1 : 0),
   };
+}
+
+/** A bitmap of the given seqs (null: every seq), each checked to be a trial of the run. */
+function wantedSeqs(seqs: readonly number[] | undefined, below: number, total: number): Uint8Array | null {
+  if (seqs === undefined) return null;
+  const wanted = new Uint8Array(below);
+  for (const seq of seqs) {
+    if (!(Number.isInteger(seq) && seq >= 0 && seq < total))
+      throw new RangeError(`executeRun: seq ${seq} is not a trial of a run of ${total}`);
+    if (seq < below) wanted[seq] = 1;
+  }
+  return wanted;
 }
 
 /** What a non-response's reason starts with when the answer that failed was cut at the cap. */

@@ -1,0 +1,120 @@
+/**
+ * A run's `--until` made into the runner's stopping rule: the design's units, which tasks are played
+ * (those informing a target), and after each block, per agent, the targets' trackers fed the block's
+ * stored trials — the agent stops once every target's interval is as tight as asked. The runner
+ * knows none of this (it imports no analysis): it gets the rule as callbacks.
+ */
+import { targetHolds } from "../../analysis/stats/sequential.ts";
+import type {
+  EnvironmentEstimands,
+  EstimandSpec,
+  EstimandTracker,
+  EstimandValue,
+  PrecisionTarget,
+} from "../../analysis/stats/targets.ts";
+import { UserError } from "../../environments/kernel/errors.ts";
+import type { RunPlan } from "../../environments/runner/plan.ts";
+import { trialRecordsAt } from "../../environments/runner/records.ts";
+import type { SequentialResult, StopRule } from "../../environments/runner/sequential.ts";
+import type { StoredStopRule } from "../../environments/runner/stop-rules.ts";
+import { designUnits, FIRST_LOOK_UNITS, LOOK_GROWTH } from "../../environments/runner/units.ts";
+import type { Store } from "../../environments/store/index.ts";
+import { estimandsOf, parseTargets } from "./until.ts";
+
+/** Confidence level of the intervals a target is compared with. */
+export const TARGET_LEVEL = 0.95;
+
+export const TARGET_METHOD =
+  "fixed-width sequential rule (Anscombe–Chow–Robbins): stop at the first look whose 95% interval is as tight as asked; coverage at the stopping time shown by simulation (README, Precision targets)";
+
+export interface UntilRun {
+  targets: PrecisionTarget[];
+  specs: EstimandSpec[];
+  /** What the run records (stop-rules.ts). */
+  stored: StoredStopRule;
+  /** The runner's rule over this store: units, what is played, the looks' decisions. */
+  rule(store: Store): StopRule;
+  /** Per agent, per target, its value at the agent's last look (null before any look). */
+  lastValues(): (EstimandValue | null)[][];
+  /** What the run spent against the design, per agent: the run summary's lines. */
+  summaryLines(result: SequentialResult): string[];
+  /** The same, for `--json`. */
+  json(result: SequentialResult): unknown;
+}
+
+/** The targets of `--until` for a planned run, or null without any; UserError for what cannot be. */
+export async function untilRun(plan: RunPlan, values: readonly string[]): Promise<UntilRun | null> {
+  if (values.length === 0) return null;
+  const catalogue: EnvironmentEstimands = await estimandsOf(plan.env.name);
+  const targets = parseTargets(values, catalogue);
+  if (targets.length === 0) return null;
+  const specs = targets.map((t) => catalogue.estimands.find((e) => e.name === t.estimand)!);
+  for (const spec of specs) {
+    if (!plan.tasks.some((task) => spec.informs(task)))
+      throw new UserError(
+        `--until ${spec.name}: no task of this design informs it`,
+        spec.requires ?? `${spec.name} is ${spec.description}`,
+      );
+  }
+  const latest: (EstimandValue | null)[][] = plan.agents.map(() => specs.map(() => null));
+  return {
+    targets,
+    specs,
+    stored: {
+      targets: targets.map((t) => ({ estimand: t.estimand, halfWidth: t.halfWidth, written: t.written })),
+      level: TARGET_LEVEL,
+      method: TARGET_METHOD,
+      firstLook: FIRST_LOOK_UNITS,
+      lookGrowth: LOOK_GROWTH,
+    },
+    lastValues: () => latest,
+    summaryLines(result) {
+      const n = (x: number) => x.toLocaleString("en-US");
+      const pct = (a: number, b: number) => (b > 0 ? ` (${((100 * a) / b).toFixed(1)}%)` : "");
+      const width = Math.max(...plan.agents.map((a) => a.label.length));
+      const spent = result.agents.reduce((s, a) => s + a.trialsStored, 0);
+      const design = result.agents.reduce((s, a) => s + a.designTrials, 0);
+      return [
+        `stopping rule: ${targets.map((t) => t.written).join(", ")} — ${result.looks} of ${result.lookCount} looks (units in a seeded order, ${FIRST_LOOK_UNITS} before the first look, ${Math.round((LOOK_GROWTH - 1) * 100)}% more at each)`,
+        ...plan.agents.map((agent, i) => {
+          const a = result.agents[i]!;
+          const how =
+            a.stoppedAt !== null
+              ? `stopped at look ${a.stoppedAt + 1}, its targets met`
+              : a.unitsPlayed >= a.units
+                ? "played its units out, targets not met"
+                : "stopped before its targets held";
+          return `  ${agent.label.padEnd(width)}  ${how}: ${n(a.trialsStored)} of its ${n(a.designTrials)} trials in the design${pct(a.trialsStored, a.designTrials)}`;
+        }),
+        `spent: ${n(spent)} of the design's ${n(design)} trials${pct(spent, design)}`,
+      ];
+    },
+    json: (result) => ({
+      targets: targets.map((t) => t.written),
+      looks: result.looks,
+      lookCount: result.lookCount,
+      agents: plan.agents.map((agent, i) => ({ agent: agent.label, ...result.agents[i]! })),
+    }),
+    rule(store: Store): StopRule {
+      const trackers: EstimandTracker[][] = plan.agents.map(() => specs.map((s) => s.tracker(TARGET_LEVEL)));
+      const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
+      return {
+        units: designUnits(plan.tasks, catalogue.unitOf),
+        orderSeed: plan.runId,
+        plays: (t) => plays[t] === true,
+        look(agent, seqs) {
+          const records = seqs.length > 0 ? trialRecordsAt(store, plan.runId, seqs) : [];
+          let all = true;
+          specs.forEach((_, j) => {
+            const tracker = trackers[agent]![j]!;
+            tracker.add(records);
+            const value = tracker.value();
+            latest[agent]![j] = value;
+            if (!targetHolds(value.interval, targets[j]!.halfWidth)) all = false;
+          });
+          return all;
+        },
+      };
+    },
+  };
+}
