@@ -8,7 +8,7 @@ import { clusteredShareInterval, fiellerInterval, waldInterval } from "../stats/
 import type { EnvironmentEstimands, EstimandSpec, EstimandTracker, EstimandValue } from "../stats/targets.ts";
 import { binaryDesign } from "./design.ts";
 import { choiceTrialsFromRecords } from "./records.ts";
-import { isLocked, triageAgent } from "./triage.ts";
+import { LOCK_THRESHOLD } from "./triage.ts";
 import { type ChoiceTrial, DEFAULT_CONVENTION } from "./types.ts";
 import { DEFAULT_REFERENCE_PRICE } from "./wtp.ts";
 
@@ -32,30 +32,41 @@ const kindOf = (task: unknown) => (task as UnitTask).kind;
  * to what the last look fitted, so Newton–Raphson starts next to the answer). Null, with the reason,
  * where the headline shows no β ln p: a position-locked agent, or a fit the data cannot identify.
  */
+type Fitted = { fit: LogitFitOk; units: number } | { fit: null; why: string; settled?: boolean };
+
 class BinaryLogTracker {
   private readonly binary: ChoiceTrial[] = [];
-  /** Binary and ternary answers: what the lock verdict is read from, as in the headline. */
-  private readonly triaged: ChoiceTrial[] = [];
+  /** The first-shown rate's units: what the lock verdict is read from, as in the headline. */
+  private readonly firstShown = new FirstShownUnits();
   private start: number[] | undefined;
-  private fitted: { fit: LogitFitOk; units: number } | { fit: null; why: string } | undefined;
+  private fitted: Fitted | undefined;
 
   add(records: readonly Record<string, unknown>[]): void {
-    for (const t of choiceTrialsFromRecords(records)) {
-      if (t.kind === "binary") this.binary.push(t);
-      this.triaged.push(t);
-    }
+    const trials = choiceTrialsFromRecords(records);
+    for (const t of trials) if (t.kind === "binary") this.binary.push(t);
+    this.firstShown.add(trials);
     if (records.length > 0) this.fitted = undefined;
   }
 
-  fit(): { fit: LogitFitOk; units: number } | { fit: null; why: string } {
+  fit(): Fitted {
     if (this.fitted) return this.fitted;
     this.fitted = this.refit();
     return this.fitted;
   }
 
-  private refit(): { fit: LogitFitOk; units: number } | { fit: null; why: string } {
-    if (isLocked(triageAgent(this.triaged).verdict))
-      return { fit: null, why: "position-locked: its choices follow the slot, not the price" };
+  private refit(): Fitted {
+    // The headline fits no logit for a position-locked agent (triage.ts: first-shown rate beyond
+    // 0.5 ± LOCK_THRESHOLD). Once the rate's interval lies wholly beyond it, more trials will not
+    // make the agent engaged: its targets on the logit ask nothing more of the run.
+    const rate = this.firstShown.rate();
+    if (rate && Math.abs(rate.estimate - 0.5) > LOCK_THRESHOLD) {
+      const sure = rate.low > 0.5 + LOCK_THRESHOLD || rate.high < 0.5 - LOCK_THRESHOLD;
+      return {
+        fit: null,
+        why: `position-locked (first-shown ${(100 * rate.estimate).toFixed(1)}%): its choices follow the slot, not the price`,
+        settled: sure,
+      };
+    }
     const design = binaryDesign(this.binary, { priceForm: "log" }, DEFAULT_CONVENTION);
     if (design.X.length === 0) return { fit: null, why: "no binary answers yet" };
     let fit = fitBinaryLogit(design, this.start ? { start: this.start } : undefined);
@@ -74,7 +85,7 @@ function betaLnPriceTracker(level: number): EstimandTracker {
     add: (records) => logit.add(records),
     value(): EstimandValue {
       const f = logit.fit();
-      if (f.fit === null) return { interval: null, why: f.why };
+      if (f.fit === null) return { interval: null, why: f.why, settled: f.settled };
       const c = f.fit.coefficients[f.fit.names.indexOf("lnPrice")]!;
       return { interval: waldInterval(c.estimate, c.se, f.units, level) };
     },
@@ -87,7 +98,7 @@ function wtpTracker(level: number): EstimandTracker {
     add: (records) => logit.add(records),
     value(): EstimandValue {
       const f = logit.fit();
-      if (f.fit === null) return { interval: null, why: f.why };
+      if (f.fit === null) return { interval: null, why: f.why, settled: f.settled };
       const { names, coefficients, vcov } = f.fit;
       const i = names.indexOf("review");
       const j = names.indexOf("lnPrice");
@@ -117,22 +128,32 @@ function wtpTracker(level: number): EstimandTracker {
  * that booked option A or B of the set, the share that booked whichever of the two was shown
  * earlier; hits and answers summed per unit for the clustered Wilson interval.
  */
+class FirstShownUnits {
+  private readonly units = new Map<string, { hits: number; n: number }>();
+
+  add(trials: readonly ChoiceTrial[]): void {
+    for (const t of trials) {
+      if (t.chosenSlot === null || (t.kind !== "binary" && t.kind !== "ternary")) continue;
+      const option = t.order[t.chosenSlot] as number;
+      if (option > 1) continue;
+      const u = this.units.get(unitKey(t)) ?? { hits: 0, n: 0 };
+      u.n++;
+      if (t.chosenSlot < t.order.indexOf(1 - option)) u.hits++;
+      this.units.set(unitKey(t), u);
+    }
+  }
+
+  rate(level = 0.95) {
+    return clusteredShareInterval([...this.units.values()], level);
+  }
+}
+
 function firstShownTracker(level: number): EstimandTracker {
-  const units = new Map<string, { hits: number; n: number }>();
+  const units = new FirstShownUnits();
   return {
-    add(records) {
-      for (const t of choiceTrialsFromRecords(records)) {
-        if (t.chosenSlot === null || (t.kind !== "binary" && t.kind !== "ternary")) continue;
-        const option = t.order[t.chosenSlot] as number;
-        if (option > 1) continue;
-        const u = units.get(unitKey(t)) ?? { hits: 0, n: 0 };
-        u.n++;
-        if (t.chosenSlot < t.order.indexOf(1 - option)) u.hits++;
-        units.set(unitKey(t), u);
-      }
-    },
+    add: (records) => units.add(choiceTrialsFromRecords(records)),
     value(): EstimandValue {
-      const interval = clusteredShareInterval([...units.values()], level);
+      const interval = units.rate(level);
       return interval ? { interval } : { interval: null, why: "answers from fewer than 2 units" };
     },
   };

@@ -65,10 +65,12 @@ export const MIN_DESIGN_EFFECT = 0.5;
 /**
  * A share over units of answers (`hits` of `n` each): the ratio of sums, and the Wilson score
  * interval on the effective number of answers n / deff, where the design effect deff is the
- * unit-clustered variance (sandwich, G/(G − 1)) over the binomial one. At a share of 0 or 1 the
- * clustered variance is 0 and deff is taken as 1, so the interval is Wilson's, whose width does not
- * collapse: the Wald interval's does, which is how a naive rule stops a position-locked agent after
- * its first block with an interval that misses. Null without answers in at least two units.
+ * unit-clustered variance (sandwich, G/(G − 1)) over the binomial one. Wilson's width does not
+ * collapse at a share of 0 or 1, where the Wald interval's does — which is how a naive rule stops a
+ * position-locked agent after its first block with an interval that misses. At 0 or 1 the data show
+ * no variance to read a design effect from, and a unit's answers may be one answer repeated (a
+ * model that fails a task fails all its replicates), so the effective sample is then the number of
+ * units. Null without answers in at least two units.
  */
 export function clusteredShareInterval(
   units: readonly { hits: number; n: number }[],
@@ -86,7 +88,7 @@ export function clusteredShareInterval(
   }
   if (g < 2) return null;
   const p = hits / n;
-  let deff = 1;
+  let deff = n / g;
   if (p > 0 && p < 1) {
     let ss = 0;
     for (const u of units) if (u.n > 0) ss += (u.hits - p * u.n) ** 2;

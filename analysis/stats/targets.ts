@@ -20,7 +20,15 @@ export type EstimandValue =
       /** Where the interval comes from when it is one of several (the widest condition of a PE). */
       detail?: string;
     }
-  | { interval: null; why: string };
+  | {
+      interval: null;
+      why: string;
+      /**
+       * The estimand does not apply to this agent, and more trials will not change that (a
+       * position-locked agent has no price coefficient): its target asks nothing more of the run.
+       */
+      settled?: boolean;
+    };
 
 /** Takes an agent's trial records a block at a time (earlier blocks are kept) and re-estimates. */
 export interface EstimandTracker {
@@ -41,8 +49,11 @@ export interface EstimandSpec {
   informs(task: unknown): boolean;
   /** What a design needs for the estimand, said when no task of a run's design informs it. */
   requires?: string;
-  /** A fresh tracker (one per agent). */
-  tracker(level: number): EstimandTracker;
+  /**
+   * A fresh tracker (one per agent). `designTrials`: the agent's trials in the whole design, for an
+   * estimand that is a total over the design (a bargaining buyer's SNP).
+   */
+  tracker(level: number, designTrials: number): EstimandTracker;
 }
 
 /** An environment's estimands, and how its design groups tasks into counterbalanced units. */

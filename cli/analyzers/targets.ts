@@ -21,8 +21,11 @@ export interface TargetRow {
   low: number | null;
   high: number | null;
   halfWidth: number | null;
-  /** `met`; `open` (not yet, trials of its units remain); `exhausted` (every unit played, not met). */
-  status: "met" | "open" | "exhausted";
+  /**
+   * `met`; `moot` (the estimand does not apply to the agent: a position-locked agent's price
+   * coefficient); `open` (not yet, trials of its units remain); `exhausted` (all played, not met).
+   */
+  status: "met" | "moot" | "open" | "exhausted";
   /** Why there is no interval, or why it cannot end the run yet; where the interval comes from. */
   note: string | null;
 }
@@ -79,11 +82,17 @@ export async function targetsReport(
         rows.push({ ...blank(agent, t), status: "open", note: `this bazaar has no estimand ${t.estimand}` });
         return;
       }
-      const tracker = spec.tracker(rule.level);
+      const tracker = spec.tracker(rule.level, tasks.length * replicates);
       tracker.add(records);
       const value: EstimandValue = tracker.value();
       const iv = value.interval;
-      const status = targetHolds(iv, t.halfWidth) ? "met" : played >= playable ? "exhausted" : "open";
+      const status = targetHolds(iv, t.halfWidth)
+        ? "met"
+        : value.interval === null && value.settled
+          ? "moot"
+          : played >= playable
+            ? "exhausted"
+            : "open";
       rows.push({
         agent,
         target: t.written,
@@ -119,7 +128,13 @@ export async function targetsHeadline(report: TargetsReport, env: string): Promi
     catalogue.estimands.find((e) => e.name === name)?.unit ?? "plain";
   const level = Math.round(report.rule.level * 100);
   const statusText = (r: TargetRow) =>
-    r.status === "met" ? "met" : r.status === "exhausted" ? "not met: design played out" : "not met yet";
+    r.status === "met"
+      ? "met"
+      : r.status === "moot"
+        ? "does not apply"
+        : r.status === "exhausted"
+          ? "not met: design played out"
+          : "not met yet";
   const table = renderTable(
     ["agent", "target", "estimate", `${level}% interval`, "half-width", "status", "note"],
     report.rows.map((r) => {

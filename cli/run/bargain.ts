@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { addReplicatesOption } from "./types.ts";
+import { addUntilOption } from "./until.ts";
 
 /** The offline tournament: the OG-Narrator and a plain LLM-like buyer, each against these sellers. */
 export const DEFAULT_BUYERS = "og-narrator,sim:llm";
@@ -9,7 +10,7 @@ export const DEFAULT_SCENARIOS = 100;
 /** The options of `bazaar run bargain` (the run command adds the shared ones). */
 export function addBargainOptions(cmd: Command): Command {
   return addReplicatesOption(
-    cmd
+    addUntilOption(cmd, "bargain")
       // Not an option of bargaining: there to say what to use instead (see plan), kept out of --help.
       .addOption(new Option("--agent <specs>").hideHelp())
       .option("--buyer <specs>", `buyers, comma-separated (default ${DEFAULT_BUYERS})`)

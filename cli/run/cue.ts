@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { ADDITIVITY_CUES, ADDITIVITY_GRID, CUE_GRID } from "../../environments/cue/index.ts";
 import { cueAgentNames, DEFAULT_CUE_AGENT } from "./cue-agents.ts";
 import { addAgentOption, addMaxReasksOption, addReplicatesOption } from "./types.ts";
+import { addUntilOption } from "./until.ts";
 
 /** A premium grid in percent, as `--grid` takes it. */
 export const percents = (g: readonly number[]) => g.map((x) => Number((x * 100).toFixed(6))).join(",");
@@ -34,5 +35,5 @@ export function addCueOptions(cmd: Command): Command {
   );
   add("--additivity-grid <percents>", `premium grid of the factorial (default ${percents(ADDITIVITY_GRID)})`);
   add("--paraphrase-conditions <patterns>", "conditions re-run under the three instruction paraphrases");
-  return cmd;
+  return addUntilOption(cmd, "cue");
 }

@@ -8,6 +8,7 @@ import {
 } from "../../agents/sim/shop/index.ts";
 import { DEFAULT_ARM_RATE, DEFAULT_FAMILY_SHARES } from "../../environments/shop/design.ts";
 import { DESCRIPTION_ARMS } from "../../environments/shop/types.ts";
+import { addUntilOption } from "./until.ts";
 
 export const DEFAULT_SHOP_REPLICATES = 4;
 /**
@@ -32,7 +33,7 @@ export function shopAgentNames(): string[] {
 
 /** The options of `bazaar run shop` (the run command adds the shared ones). */
 export function addShopOptions(cmd: Command): Command {
-  return cmd
+  return addUntilOption(cmd, "shop")
     .option(
       "--agent <specs>",
       `comma-separated agents (default ${DEFAULT_SHOP_AGENTS.join(",")}): ${shopAgentNames().join(", ")}`,

@@ -21,6 +21,11 @@ import { designUnits, FIRST_LOOK_UNITS, LOOK_GROWTH } from "../../environments/r
 import type { Store } from "../../environments/store/index.ts";
 import { estimandsOf, parseTargets } from "./until.ts";
 
+/** A target asks nothing more of the run: its interval is as tight as asked, or it does not apply. */
+export function targetDone(value: EstimandValue, halfWidth: number): boolean {
+  return value.interval === null ? value.settled === true : targetHolds(value.interval, halfWidth);
+}
+
 /** Confidence level of the intervals a target is compared with. */
 export const TARGET_LEVEL = 0.95;
 
@@ -96,7 +101,9 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
       agents: plan.agents.map((agent, i) => ({ agent: agent.label, ...result.agents[i]! })),
     }),
     rule(store: Store): StopRule {
-      const trackers: EstimandTracker[][] = plan.agents.map(() => specs.map((s) => s.tracker(TARGET_LEVEL)));
+      const trackers: EstimandTracker[][] = plan.agents.map(() =>
+        specs.map((s) => s.tracker(TARGET_LEVEL, plan.tasks.length * plan.replicates)),
+      );
       const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
       return {
         units: designUnits(plan.tasks, catalogue.unitOf),
@@ -110,7 +117,7 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
             tracker.add(records);
             const value = tracker.value();
             latest[agent]![j] = value;
-            if (!targetHolds(value.interval, targets[j]!.halfWidth)) all = false;
+            if (!targetDone(value, targets[j]!.halfWidth)) all = false;
           });
           return all;
         },

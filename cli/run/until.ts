@@ -17,6 +17,9 @@ import { UserError } from "../../environments/kernel/errors.ts";
 /** Each environment's estimands, loaded when a run names one. */
 const CATALOGUES: Readonly<Record<string, () => Promise<EnvironmentEstimands>>> = {
   choice: async () => (await import("../../analysis/choice/estimands.ts")).CHOICE_ESTIMANDS,
+  shop: async () => (await import("../../analysis/shop/estimands.ts")).SHOP_ESTIMANDS,
+  bargain: async () => (await import("../../analysis/bargain/estimands.ts")).BARGAIN_ESTIMANDS,
+  cue: async () => (await import("../../analysis/cue/estimands.ts")).CUE_ESTIMANDS,
 };
 
 /** Why an environment takes no target (the refusal's reason). */

@@ -1,0 +1,122 @@
+/**
+ * Cue injection's precision target (`bazaar run cue --until pe±2pts`): every main-battery
+ * condition's price-equivalent, in every category, as tight as asked. The PE a run stops on is the
+ * logistic one — logit P(cued) = a + b·g + c·f with f = ±½ for the cued copy shown first or second,
+ * so a and b describe the order-averaged curve and PE = −a/b, the premium where it crosses ½ —
+ * whose Fieller interval is cheap to refit after every block; the headline's model-free PE and its
+ * pair-clustered bootstrap are the same quantity read off the grid (logistic.ts cross-checks the two).
+ */
+import { PRICE_ONLY } from "../../datasets/products/schema.ts";
+import { fitBinaryLogit } from "../logit/index.ts";
+import { fiellerInterval, type TargetInterval } from "../stats/sequential.ts";
+import type { EnvironmentEstimands, EstimandSpec, EstimandTracker, EstimandValue } from "../stats/targets.ts";
+import { cueObservations } from "./observations.ts";
+
+interface CueTaskFields {
+  taskId?: unknown;
+  block?: unknown;
+  condition?: unknown;
+}
+
+/**
+ * A cue cell — one condition, pair and premium — is one unit: its four target × position states
+ * (the task id's last part) balance each other, and a block takes all four or none.
+ */
+function unitOf(task: unknown): string {
+  return String((task as CueTaskFields).taskId).replace(/\/[^/]*$/, "");
+}
+
+const informs = (task: unknown) => {
+  const t = task as CueTaskFields;
+  return t.block === "main" && t.condition !== PRICE_ONLY;
+};
+
+interface Cell {
+  X: number[][];
+  y: (0 | 1)[];
+  pairs: Set<string>;
+  start?: number[];
+}
+
+type Resolved =
+  | { kind: "point"; interval: TargetInterval }
+  | { kind: "beyond"; why: string }
+  | { kind: "open"; why: string };
+
+/**
+ * One condition's PE. A Fieller interval wholly above the grid's top (or wholly below 0) settles
+ * the condition as censored — the headline reports "PE > g_max" (or "≤ 0") there, no number to
+ * narrow; an unbounded one (a slope that may be 0: a price-blind agent, or too few trials) leaves
+ * it open.
+ */
+function resolve(cell: Cell, gMax: number, level: number): Resolved {
+  if (cell.y.length === 0) return { kind: "open", why: "no answers yet" };
+  let fit = fitBinaryLogit(
+    { X: cell.X, y: cell.y, names: ["intercept", "premium", "cuedFirst"] },
+    cell.start ? { start: cell.start } : undefined,
+  );
+  if (fit.status !== "ok" && cell.start)
+    fit = fitBinaryLogit({ X: cell.X, y: cell.y, names: ["intercept", "premium", "cuedFirst"] });
+  if (fit.status !== "ok") return { kind: "open", why: fit.reason };
+  cell.start = fit.coefficients.map((c) => c.estimate);
+  const [a, b] = cell.start as [number, number];
+  const v = fit.vcov;
+  // PE = −a / b: numerator −a, denominator b.
+  const interval = fiellerInterval(-a, b, v[0]![0]!, v[1]![1]!, -v[0]![1]!, cell.pairs.size, level);
+  if (interval === null || !(b < 0)) return { kind: "open", why: "the price slope is not yet below 0" };
+  if (interval.low > gMax) return { kind: "beyond", why: `PE above the grid's ${Math.round(gMax * 100)}%` };
+  if (interval.high < 0) return { kind: "beyond", why: "PE below 0 (the cued copy loses at equal price)" };
+  return { kind: "point", interval };
+}
+
+function peTracker(level: number): EstimandTracker {
+  const cells = new Map<string, Cell>();
+  let gMax = 0;
+  return {
+    add(records) {
+      for (const o of cueObservations(records)) {
+        if (o.block !== "main" || o.condition === PRICE_ONLY || o.choseCued === null) continue;
+        const key = `${o.condition} (${o.category})`;
+        const cell = cells.get(key) ?? { X: [], y: [], pairs: new Set<string>() };
+        cell.X.push([1, o.premium, o.cuedFirst ? 0.5 : -0.5]);
+        cell.y.push(o.choseCued ? 1 : 0);
+        cell.pairs.add(o.pairId);
+        cells.set(key, cell);
+        gMax = Math.max(gMax, o.premium);
+      }
+    },
+    value(): EstimandValue {
+      if (cells.size === 0) return { interval: null, why: "no answered main-battery trials yet" };
+      let widest: { key: string; interval: TargetInterval } | null = null;
+      let beyond = 0;
+      for (const [key, cell] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
+        const r = resolve(cell, gMax, level);
+        if (r.kind === "open") return { interval: null, why: `${key}: ${r.why}` };
+        if (r.kind === "beyond") beyond++;
+        else if (!widest || r.interval.halfWidth > widest.interval.halfWidth)
+          widest = { key, interval: r.interval };
+      }
+      if (!widest) return { interval: null, why: "every condition's PE lies beyond the grid", settled: true };
+      return {
+        interval: widest.interval,
+        detail: `widest of ${cells.size} conditions: ${widest.key}${beyond > 0 ? `; ${beyond} beyond the grid` : ""}`,
+      };
+    },
+  };
+}
+
+const ESTIMANDS: EstimandSpec[] = [
+  {
+    name: "pe",
+    label: "PE",
+    family: "ratio",
+    unit: "pts",
+    description:
+      "every main-battery condition's price-equivalent (the premium, in points of the reference price, at which the cued copy wins half the time; logistic, Fieller interval): the widest must be this tight",
+    informs,
+    requires: "pe is read off the main battery's conditions: include the main block (--blocks main)",
+    tracker: peTracker,
+  },
+];
+
+export const CUE_ESTIMANDS: EnvironmentEstimands = { env: "cue", estimands: ESTIMANDS, unitOf };
