@@ -10,12 +10,12 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PagedTrial, TrialCondition } from "../../environments/store/trial-pages.ts";
 import { trialsAfter } from "../../environments/store/trial-pages.ts";
-import { bundleFile, EPISODES_PER_FILE } from "./ui/bundle-file.ts";
 import type { TrialRecord } from "../tui/records/types.ts";
 import type { EpisodeRow } from "./api-types.ts";
 import { ASSETS, assetsDir, CSP, indexHtml } from "./assets.ts";
 import type { ViewData } from "./data.ts";
 import { episodePage } from "./episode.ts";
+import { bundleFile, EPISODES_PER_FILE } from "./ui/bundle-file.ts";
 import { analysisFor } from "./worker.ts";
 
 /** A bundled run's list: every episode's row, its value of each filter, and its sort keys. */
