@@ -7,7 +7,8 @@
 export interface CachedResponse {
   content: string;
   toolCalls: { id: string; name: string; args: Record<string, unknown> }[];
-  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+  /** `cachedInputTokens`: the prompt tokens the provider's own prompt cache served (absent: none said). */
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number; cachedInputTokens?: number };
   finishReason: string | null;
 }
 

@@ -22,6 +22,12 @@ export const UsageSchema = z.object({
   /** Model answers served from the response cache instead. */
   cacheHits: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
+  /**
+   * Of `inputTokens`, those the provider served from its prompt cache (OpenAI's
+   * `usage.prompt_tokens_details.cached_tokens`), billed at its cached-input price. Absent where
+   * none were (or the server does not say; trials stored before it was counted).
+   */
+  cachedInputTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative(),
   latencyMs: z.number().nonnegative(),
@@ -39,10 +45,12 @@ export function emptyUsage(): Usage {
 
 export function addUsage(a: Usage, b: Usage): Usage {
   const cut = (a.cutAtCap ?? 0) + (b.cutAtCap ?? 0);
+  const cached = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
   return {
     calls: a.calls + b.calls,
     cacheHits: a.cacheHits + b.cacheHits,
     inputTokens: a.inputTokens + b.inputTokens,
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     latencyMs: a.latencyMs + b.latencyMs,

@@ -555,7 +555,15 @@ export class Store {
    * and the failed ones (whose turns before the failure were paid for); `trials` counts stored ones.
    */
   usageByAgent(runId: string): { agent: string; trials: number; usage: Usage }[] {
-    const keys = ["calls", "cacheHits", "inputTokens", "outputTokens", "reasoningTokens", "latencyMs"];
+    const keys = [
+      "calls",
+      "cacheHits",
+      "inputTokens",
+      "cachedInputTokens",
+      "outputTokens",
+      "reasoningTokens",
+      "latencyMs",
+    ];
     const part = (expr: string, under: string[]) =>
       keys.map((k) => `${this.db.dialect.jsonNumber(expr, [...under, k])} AS "${k}"`).join(", ");
     const params: SqlParam[] = [runId];
@@ -572,7 +580,12 @@ export class Store {
         GROUP BY agent ORDER BY agent`,
       ...params,
     );
-    return rows.map(({ agent, trials, ...usage }) => ({ agent, trials, usage }));
+    // Prompt-cache hits only where there were some (the field is optional in a trial's usage).
+    return rows.map(({ agent, trials, cachedInputTokens, ...rest }) => ({
+      agent,
+      trials,
+      usage: cachedInputTokens ? { ...rest, cachedInputTokens } : rest,
+    }));
   }
 
   /**
