@@ -17,12 +17,13 @@ function scored(records: readonly Record<string, unknown>[]) {
 }
 
 function dealRateTracker(level: number): EstimandTracker {
-  const units = new Map<string, { hits: number; n: number }>();
+  // A unit is one scenario: its replicates may be one session repeated (tasks: 1).
+  const units = new Map<string, { hits: number; n: number; tasks: number }>();
   return {
     add(records) {
       for (const s of scored(records)) {
         if (!s.valid) continue;
-        const u = units.get(s.scenarioId) ?? { hits: 0, n: 0 };
+        const u = units.get(s.scenarioId) ?? { hits: 0, n: 0, tasks: 1 };
         u.n++;
         if (s.deal) u.hits++;
         units.set(s.scenarioId, u);

@@ -128,23 +128,34 @@ function wtpTracker(level: number): EstimandTracker {
  * that booked option A or B of the set, the share that booked whichever of the two was shown
  * earlier; hits and answers summed per unit for the clustered Wilson interval.
  */
+/** A unit's first-shown answers, and the tasks they answer (its orders; replicates repeat a task). */
+interface FirstShownUnit {
+  hits: number;
+  n: number;
+  taskIds: Set<string>;
+}
+
 class FirstShownUnits {
-  private readonly units = new Map<string, { hits: number; n: number }>();
+  private readonly units = new Map<string, FirstShownUnit>();
 
   add(trials: readonly ChoiceTrial[]): void {
     for (const t of trials) {
       if (t.chosenSlot === null || (t.kind !== "binary" && t.kind !== "ternary")) continue;
       const option = t.order[t.chosenSlot] as number;
       if (option > 1) continue;
-      const u = this.units.get(unitKey(t)) ?? { hits: 0, n: 0 };
+      const u = this.units.get(unitKey(t)) ?? { hits: 0, n: 0, taskIds: new Set<string>() };
       u.n++;
+      u.taskIds.add(t.taskId);
       if (t.chosenSlot < t.order.indexOf(1 - option)) u.hits++;
       this.units.set(unitKey(t), u);
     }
   }
 
   rate(level = 0.95) {
-    return clusteredShareInterval([...this.units.values()], level);
+    return clusteredShareInterval(
+      [...this.units.values()].map((u) => ({ hits: u.hits, n: u.n, tasks: u.taskIds.size })),
+      level,
+    );
   }
 }
 

@@ -20,11 +20,12 @@ function answered(records: readonly Record<string, unknown>[]): ShopEpisode[] {
 }
 
 function successTracker(level: number): EstimandTracker {
-  const units = new Map<string, { hits: number; n: number }>();
+  // A unit is one task: its replicates may be one answer repeated (tasks: 1).
+  const units = new Map<string, { hits: number; n: number; tasks: number }>();
   return {
     add(records) {
       for (const e of answered(records)) {
-        const u = units.get(e.taskId) ?? { hits: 0, n: 0 };
+        const u = units.get(e.taskId) ?? { hits: 0, n: 0, tasks: 1 };
         u.n++;
         if (e.success) u.hits++;
         units.set(e.taskId, u);

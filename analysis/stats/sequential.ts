@@ -68,27 +68,30 @@ export const MIN_DESIGN_EFFECT = 0.5;
  * unit-clustered variance (sandwich, G/(G − 1)) over the binomial one. Wilson's width does not
  * collapse at a share of 0 or 1, where the Wald interval's does — which is how a naive rule stops a
  * position-locked agent after its first block with an interval that misses. At 0 or 1 the data show
- * no variance to read a design effect from, and a unit's answers may be one answer repeated (a
- * model that fails a task fails all its replicates), so the effective sample is then the number of
- * units. Null without answers in at least two units.
+ * no variance to read a design effect from, and answers to one task may be one answer repeated (a
+ * model that fails a task fails all its replicates): the effective sample is then the number of
+ * distinct tasks answered (`tasks`, each unit's; its answers when not given). Null without answers
+ * in at least two units.
  */
 export function clusteredShareInterval(
-  units: readonly { hits: number; n: number }[],
+  units: readonly { hits: number; n: number; tasks?: number }[],
   level = 0.95,
 ): TargetInterval | null {
   let hits = 0;
   let n = 0;
   let g = 0;
+  let tasks = 0;
   for (const u of units) {
     if (u.n <= 0) continue;
     if (u.hits < 0 || u.hits > u.n) throw new RangeError(`a unit has ${u.hits} hits of ${u.n} answers`);
     hits += u.hits;
     n += u.n;
+    tasks += Math.min(u.n, u.tasks ?? u.n);
     g++;
   }
   if (g < 2) return null;
   const p = hits / n;
-  let deff = n / g;
+  let deff = n / tasks;
   if (p > 0 && p < 1) {
     let ss = 0;
     for (const u of units) if (u.n > 0) ss += (u.hits - p * u.n) ** 2;
