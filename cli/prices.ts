@@ -4,14 +4,17 @@ import { InvalidFileError, UserError } from "../environments/kernel/errors.ts";
 import type { Usage } from "../environments/kernel/types.ts";
 
 /**
- * Dollars per million tokens, per model (`gpt-4o-mini`) or agent label (`openai:gpt-4o-mini`); batch
- * calls at the batch columns where given, else at `BATCH_SHARE` of the live rates.
+ * Dollars per million tokens, per model (`gpt-4o-mini`) or agent label (`openai:gpt-4o-mini`); prompt
+ * tokens the provider's prompt cache served at `cachedInputPerMTok` where given, else at
+ * `CACHED_INPUT_SHARE` of the input rate; batch calls at the batch columns where given, else at
+ * `BATCH_SHARE` of the live rates.
  */
 const PriceTableSchema = z.record(
   z.string(),
   z
     .object({
       inputPerMTok: z.number().nonnegative(),
+      cachedInputPerMTok: z.number().nonnegative().optional(),
       outputPerMTok: z.number().nonnegative(),
       batchInputPerMTok: z.number().nonnegative().optional(),
       batchOutputPerMTok: z.number().nonnegative().optional(),
@@ -35,20 +38,40 @@ export function loadPriceTable(file: string): PriceTable {
     throw new InvalidFileError(
       file,
       r.error.issues.map((i) => ({ file, field: i.path.join("."), message: i.message })),
-      'each entry is {"inputPerMTok": number, "outputPerMTok": number} (optionally "batchInputPerMTok", "batchOutputPerMTok")',
+      'each entry is {"inputPerMTok": number, "outputPerMTok": number} (optionally "cachedInputPerMTok", "batchInputPerMTok", "batchOutputPerMTok")',
     );
   }
   return r.data;
 }
 
 /**
+ * The share of the input price a prompt-cache hit costs where the table gives no
+ * `cachedInputPerMTok`: OpenAI's rule when it introduced prompt caching, 50% off for GPT-4o, GPT-4o
+ * mini and o1 (openai.com/index/api-prompt-caching, October 2024). Later families are discounted
+ * more (GPT-4.1 75%, the GPT-5 family 90%, per OpenAI's pricing page), so without the column a cost
+ * is never understated; write `cachedInputPerMTok` for them and for other providers.
+ */
+export const CACHED_INPUT_SHARE = 0.5;
+
+/**
+ * Dollars for live calls' tokens at one price: prompt-cache hits (a subset of the prompt tokens, as
+ * the API counts them) at the cached-input rate, the rest of the prompt at the input rate.
+ */
+function liveUsd(p: PriceTable[string], input: number, cachedInput: number, output: number): number {
+  const cached = Math.min(input, Math.max(0, cachedInput));
+  const cachedRate = p.cachedInputPerMTok ?? p.inputPerMTok * CACHED_INPUT_SHARE;
+  return ((input - cached) * p.inputPerMTok + cached * cachedRate + output * p.outputPerMTok) / 1e6;
+}
+
+/**
  * Dollar cost of an agent's usage, or null when the table has no price for it. Reasoning tokens are
- * billed as output tokens and are already inside the output count the API reports.
+ * billed as output tokens and are already inside the output count the API reports; answers from
+ * bazaar's own response cache carry no tokens (no call was made), so they cost nothing.
  */
 export function costOf(agent: string, usage: Usage, prices: PriceTable): number | null {
   const p = priceOf(agent, prices);
   if (!p) return null;
-  return (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1e6;
+  return liveUsd(p, usage.inputTokens, usage.cachedInputTokens ?? 0, usage.outputTokens);
 }
 
 function priceOf(agent: string, prices: PriceTable): PriceTable[string] | undefined {
@@ -96,14 +119,15 @@ export function costWithBatch(
     outTok += b.outputTokens;
   }
   // Trial usage counts every answer its trials used; what went through batches is the ledger's.
+  // Batch answers carry no prompt-cache count (agents/llm/batch), so the cache hits are live calls'.
   const liveIn = Math.max(0, usage.inputTokens - inTok);
   const liveOut = Math.max(0, usage.outputTokens - outTok);
-  let liveUsd = 0;
+  let live = 0;
   if (liveIn + liveOut > 0) {
     const p =
       priceOf(agent, prices) ?? (batches.length === 1 ? priceOf(batches[0]!.model, prices) : undefined);
     if (!p) return null;
-    liveUsd = (liveIn * p.inputPerMTok + liveOut * p.outputPerMTok) / 1e6;
+    live = liveUsd(p, liveIn, usage.cachedInputTokens ?? 0, liveOut);
   }
-  return { costUsd: liveUsd + batchCostUsd, batchCostUsd, savedUsd: asLive - batchCostUsd };
+  return { costUsd: live + batchCostUsd, batchCostUsd, savedUsd: asLive - batchCostUsd };
 }

@@ -31,7 +31,9 @@ import { ProgressLine } from "../progress.ts";
 import type { CommonRunOptions, EnvironmentCli } from "../run/index.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
+import { spentLines } from "../tui/spent.ts";
 import { causeLines, leftLine, notesOf, type RunNotes } from "./failure-lines.ts";
+import { runSpent, spentByAgent } from "./runs.ts";
 
 export interface RunOptions extends LlmOptions, OutsideCliOptions, CommonRunOptions {
   retryErrors?: boolean;
@@ -239,7 +241,7 @@ export async function runEnvironment(
   const concurrency = parseOption("concurrency", z.coerce.number().int().min(1).max(4096), o.concurrency);
   const workers =
     o.workers === "auto" ? "auto" : parseOption("workers", z.coerce.number().int().min(0).max(64), o.workers);
-  const prices = (o.watch || batchSize !== null) && o.prices ? loadPriceTable(o.prices) : undefined;
+  const prices = o.prices ? loadPriceTable(o.prices) : undefined;
   const store = Store.open(o.store, { create: true });
   cache.target = store.responseCache();
   if (until) {
@@ -329,12 +331,15 @@ export async function runEnvironment(
     const ending = result.interrupted || result.stored === 0 ? null : await headlineOf(store, plan, o.store);
     const batched = batch ? batching!.batchSummary(batch.counts(), store, plan.runId, prices) : null;
     const notes = notesOf(store, plan.runId);
+    // Tokens and dollars of the whole run, per LLM agent (cli/actions/runs.ts, as `bazaar runs`).
+    const spent = spentByAgent(store, plan.runId, prices);
     if (o.json)
       printJson(out, {
         ...result,
         ...notes,
         retries,
         ...(batched ? { batch: batched.json } : {}),
+        spent: { ...runSpent(spent, prices !== undefined), agents: spent },
         ...(until && "agents" in result ? { until: until.json(result) } : {}),
         total: plan.total,
         store: shownStore(o.store),
@@ -347,6 +352,7 @@ export async function runEnvironment(
       if (retries > 0) out.log(`model retries this time: ${retries}`);
       // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
       for (const line of poolSummaryLines(plan.agents)) out.log(line);
+      for (const line of spentLines(spent, prices !== undefined)) out.log(line);
       for (const line of batched?.lines ?? []) out.log(line);
       if (ending) {
         out.log("");

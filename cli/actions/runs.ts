@@ -1,8 +1,9 @@
+import type { Usage } from "../../environments/kernel/types.ts";
 import { type BatchUsage, batchLedger } from "../../environments/store/batches.ts";
 import { Store } from "../../environments/store/index.ts";
 import { listMarkets, marketSummary } from "../../environments/store/markets.ts";
 import { type Output, printJson } from "../output.ts";
-import { costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
+import { CACHED_INPUT_SHARE, costOf, costWithBatch, loadPriceTable, type PriceTable } from "../prices.ts";
 import { shownStore } from "../store-option.ts";
 import { renderTable } from "../table.ts";
 import { causeLines, leftLine, notesOf } from "./failure-lines.ts";
@@ -15,6 +16,66 @@ function agentsCell(agents: string[]): string {
   return all.length <= 48 ? all : `${agents.length} agents: ${all.slice(0, 36)}…`;
 }
 
+/** What an agent of a run spent: its calls and tokens, their cost, and the part sent in batches. */
+export interface AgentSpent {
+  agent: string;
+  trials: number;
+  /** `cachedInputTokens` always present (0 where none were, or the trials predate the count). */
+  usage: Usage & { cachedInputTokens: number };
+  costUsd: number | null;
+  batch?: {
+    requests: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number | null;
+    savedUsd: number | null;
+  };
+}
+
+/**
+ * A run's usage per agent (stored and failed trials) priced by the table: live calls at the live
+ * rates (prompt-cache hits at the cached-input rate), what went through a batch API at batch rates.
+ * `batched`: the run's batch ledger usage (read here when not given).
+ */
+export function spentByAgent(
+  store: Store,
+  runId: string,
+  prices: PriceTable | undefined,
+  batched: readonly BatchUsage[] = batchLedger(store).usage(runId),
+): AgentSpent[] {
+  return store.usageByAgent(runId).map((a): AgentSpent => {
+    const usage = { ...a.usage, cachedInputTokens: a.usage.cachedInputTokens ?? 0 };
+    const b = batched.filter((x) => x.agent === a.agent);
+    if (b.length === 0) return { ...a, usage, costUsd: prices ? costOf(a.agent, a.usage, prices) : null };
+    const priced = prices ? costWithBatch(a.agent, a.usage, b, prices) : null;
+    const sum = (f: (x: BatchUsage) => number) => b.reduce((t, x) => t + f(x), 0);
+    return {
+      ...a,
+      usage,
+      costUsd: priced?.costUsd ?? null,
+      batch: {
+        requests: sum((x) => x.requests),
+        inputTokens: sum((x) => x.inputTokens),
+        outputTokens: sum((x) => x.outputTokens),
+        costUsd: priced?.batchCostUsd ?? null,
+        savedUsd: priced?.savedUsd ?? null,
+      },
+    };
+  });
+}
+
+/** A run's tokens and cost in all: null cost without a table, or when an agent that called a model has no price. */
+export function runSpent(agents: readonly AgentSpent[], priced: boolean) {
+  const sum = (f: (a: AgentSpent) => number) => agents.reduce((t, a) => t + f(a), 0);
+  const calling = agents.filter((a) => a.usage.calls > 0);
+  return {
+    inputTokens: sum((a) => a.usage.inputTokens),
+    cachedInputTokens: sum((a) => a.usage.cachedInputTokens),
+    outputTokens: sum((a) => a.usage.outputTokens),
+    costUsd: priced && calling.every((a) => a.costUsd !== null) ? sum((a) => a.costUsd ?? 0) : null,
+  };
+}
+
 /** `bazaar runs`: the store's runs, with model calls, tokens and (with --prices) dollar cost. */
 export function listRuns(o: { store: string; json?: boolean; prices?: string }, out: Output) {
   const prices: PriceTable | undefined = o.prices ? loadPriceTable(o.prices) : undefined;
@@ -22,35 +83,21 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
   try {
     // Calls made through a batch API are in the batch ledger, priced at batch rates.
     const batched = new Map<string, BatchUsage[]>();
-    for (const b of batchLedger(store).usage()) {
-      const key = `${b.runId}\u0000${b.agent}`;
-      batched.set(key, [...(batched.get(key) ?? []), b]);
-    }
+    for (const b of batchLedger(store).usage()) batched.set(b.runId, [...(batched.get(b.runId) ?? []), b]);
     const runs = store.listRuns().map((r) => {
-      const byAgent = store.usageByAgent(r.id).map((a) => {
-        const b = batched.get(`${r.id}\u0000${a.agent}`);
-        if (!b) return { ...a, costUsd: prices ? costOf(a.agent, a.usage, prices) : null };
-        const priced = prices ? costWithBatch(a.agent, a.usage, b, prices) : null;
-        const sum = (f: (x: BatchUsage) => number) => b.reduce((t, x) => t + f(x), 0);
-        return {
-          ...a,
-          costUsd: priced?.costUsd ?? null,
-          batch: {
-            requests: sum((x) => x.requests),
-            inputTokens: sum((x) => x.inputTokens),
-            outputTokens: sum((x) => x.outputTokens),
-            costUsd: priced?.batchCostUsd ?? null,
-            savedUsd: priced?.savedUsd ?? null,
-          },
-        };
-      });
-      return { ...r, ...notesOf(store, r.id), usageByAgent: byAgent };
+      const byAgent = spentByAgent(store, r.id, prices, batched.get(r.id) ?? []);
+      return {
+        ...r,
+        ...notesOf(store, r.id),
+        spent: runSpent(byAgent, prices !== undefined),
+        usageByAgent: byAgent,
+      };
     });
     // Market runs (`bazaar run market`): one row each, standing for their rounds' runs.
     const markets = listMarkets(store).map((m) => ({
       ...marketSummary(store, m.id)!,
       runs: m.runs,
-      usageByAgent: [] as (typeof runs)[number]["usageByAgent"],
+      usageByAgent: [] as AgentSpent[],
     }));
     if (o.json) return printJson(out, [...runs, ...markets]);
     if (runs.length === 0 && markets.length === 0) return out.log(`no runs in ${shownStore(o.store)}`);
@@ -93,7 +140,7 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
       r.usageByAgent.filter((a) => a.usage.calls + a.usage.cacheHits > 0).map((a) => ({ run: r.id, ...a })),
     );
     if (llm.length === 0) return;
-    const anyBatch = llm.some((a) => "batch" in a);
+    const anyBatch = llm.some((a) => a.batch !== undefined);
     const money = (x: number | null | undefined) => (x == null ? (prices ? "no price" : "—") : x.toFixed(4));
     out.log("");
     out.log(
@@ -103,15 +150,16 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
           "agent",
           "calls",
           ...(anyBatch ? ["batch calls"] : []),
-          "cached",
-          "input tok.",
-          "output tok.",
+          "resp. cache",
+          "prompt tok.",
+          "prompt-cache tok.",
+          "completion tok.",
           "reasoning tok.",
           "cost $",
           ...(anyBatch ? ["saved $"] : []),
         ],
         llm.map((a) => {
-          const b = "batch" in a ? a.batch : undefined;
+          const b = a.batch;
           return [
             a.run,
             a.agent,
@@ -119,6 +167,7 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
             ...(anyBatch ? [n(b?.requests ?? 0)] : []),
             n(a.usage.cacheHits),
             n(a.usage.inputTokens),
+            n(a.usage.cachedInputTokens),
             n(a.usage.outputTokens),
             n(a.usage.reasoningTokens),
             money(a.costUsd),
@@ -126,6 +175,9 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
           ];
         }),
       ),
+    );
+    out.log(
+      `resp. cache: answers from bazaar's own response cache (no call, no cost); prompt-cache tok.: of the prompt tokens, those the provider's prompt cache served, priced at the table's cachedInputPerMTok (else ${100 * CACHED_INPUT_SHARE}% of the input price)`,
     );
     if (anyBatch)
       out.log(

@@ -34,7 +34,10 @@ function addRunOptions(cmd: Command): Command {
       )
       .option("--json", "print the result as JSON")
       .option("--watch", "live dashboard on a terminal; plain progress lines when output is not a terminal")
-      .option("--prices <file>", "price table JSON for the dollar cost --watch shows (see `bazaar runs`)")
+      .option(
+        "--prices <file>",
+        "price table JSON: the dollar cost in the run summary and --watch (see `bazaar runs`)",
+      )
       .option(
         "--batch",
         "send the LLM agents' calls through the provider's batch API (/v1/files + /v1/batches: half the price, up to a day per round); resumable",

@@ -17,6 +17,15 @@ export function usd(x: number | null | undefined): string {
   return `${x < 0 && cents > 0 ? "-" : ""}$${thousands(Math.floor(cents / 100))}.${rest < 10 ? "0" : ""}${rest}`;
 }
 
+/**
+ * A cost in US dollars: cents from a dollar up ("$12.34"), four decimals below, where a test run's
+ * cost lives ("$0.0042"); null (no price) as a dash.
+ */
+export function cost(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  return Math.abs(x) >= 1 ? usd(x) : `${x < 0 ? "-" : ""}$${Math.abs(x).toFixed(4)}`;
+}
+
 /** A share in [0, 1] as "52.3%"; NaN (nothing to divide) as a dash. */
 export function pct(share: number): string {
   return Number.isFinite(share) ? `${(100 * share).toFixed(1)}%` : "—";
@@ -48,6 +57,19 @@ export function tokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
   if (n < 1e6) return `${(n / 1e3).toFixed(1)}k`;
   return `${(n / 1e6).toFixed(1)}M`;
+}
+
+/**
+ * Prompt and completion tokens, the provider's prompt-cache hits among the prompt tokens where there
+ * were any: "30.0k in (2.0k cached) / 60 out".
+ */
+export function tokensInOut(u: {
+  inputTokens: number;
+  cachedInputTokens?: number;
+  outputTokens: number;
+}): string {
+  const cached = u.cachedInputTokens ? ` (${tokens(u.cachedInputTokens)} cached)` : "";
+  return `${tokens(u.inputTokens)} in${cached} / ${tokens(u.outputTokens)} out`;
 }
 
 /** Cuts text to at most `width` characters, marking the cut with "…". */

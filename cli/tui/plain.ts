@@ -2,7 +2,8 @@
  * The non-terminal fallback: the same information as the views, as plain lines for logs and pipes
  * (no escape codes, no redrawing).
  */
-import { clip, count, duration, pct, rate, tokens, usd } from "./format.ts";
+import { type EndpointRow, endpointParts } from "./endpoints.ts";
+import { clip, cost, count, duration, pct, rate, tokensInOut, usd } from "./format.ts";
 import type { EpisodeModel, EpisodeSummary, StatsView } from "./records/index.ts";
 import { shopPlainLines } from "./records/shop.ts";
 import type { AgentRow, DashboardView } from "./state/dashboard.ts";
@@ -14,7 +15,12 @@ export function plainProgressLine(v: DashboardView): string {
 }
 
 export function plainAgentLine(a: AgentRow): string {
-  return `${a.agent}: ${count(a.done)}/${count(a.total)} · ${rate(a.trialsPerSecond)} · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokens(a.usage.inputTokens)} in / ${tokens(a.usage.outputTokens)} out · cost ${usd(a.costUsd)}`;
+  return `${a.agent}: ${count(a.done)}/${count(a.total)} · ${rate(a.trialsPerSecond)} · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokensInOut(a.usage)} · cost ${cost(a.costUsd)}`;
+}
+
+/** A model endpoint's limiter on one line (a log line is never cut). */
+export function plainEndpointLine(e: EndpointRow): string {
+  return endpointParts(e).join(" · ");
 }
 
 export function plainStats(stats: StatsView, indent = "  "): string[] {

@@ -2,7 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
-import { bar, clip, count, duration, rate, tokens, usd, wrap } from "../format.ts";
+import { bar, clip, count, cost as dollars, duration, rate, tokens, tokensInOut, wrap } from "../format.ts";
 import type { AgentRow } from "../state/dashboard.ts";
 
 /**
@@ -25,11 +25,12 @@ export function AgentProgress({
   const figures = ` ${count(row.done)}/${count(row.total)} · ${rate(row.trialsPerSecond, "")} · ETA ${duration(row.etaSeconds)}`;
   const name = clip(row.agent, nameWidth).padEnd(nameWidth);
   const u = row.usage;
-  const cost = `tokens ${tokens(u.inputTokens)} in / ${tokens(u.outputTokens)} out · cost ${usd(row.costUsd)}`;
+  const cost = `tokens ${tokensInOut(u)} · cost ${dollars(row.costUsd)}`;
   const counts = `non-responses ${count(row.nonResponses)} · errors ${count(row.errors)} · retries ${count(row.retries)}`;
   const color = row.errors > 0 ? "red" : "gray";
   if (compact) {
-    const tail = ` · nr ${count(row.nonResponses)} · err ${count(row.errors)} · rt ${count(row.retries)} · ${tokens(u.inputTokens)}/${tokens(u.outputTokens)} tok · ${usd(row.costUsd)}`;
+    const cached = u.cachedInputTokens ? ` (${tokens(u.cachedInputTokens)} cached)` : "";
+    const tail = ` · nr ${count(row.nonResponses)} · err ${count(row.errors)} · rt ${count(row.retries)} · ${tokens(u.inputTokens)}${cached}/${tokens(u.outputTokens)} tok · ${dollars(row.costUsd)}`;
     const barWidth = Math.max(4, Math.min(20, width - nameWidth - 1 - figures.length - tail.length));
     return (
       <Text wrap="truncate">

@@ -2,6 +2,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text } from "ink";
+import { endpointsLines } from "../endpoints.ts";
 import { agentColumnWidth, clip, count, duration, rate } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { AgentProgress } from "./AgentProgress.tsx";
@@ -104,6 +105,12 @@ export function Dashboard({
           )}
         </Text>
       ) : null}
+      {endpointsLines(view.endpoints, width).map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the endpoints' lines, in order
+        <Text key={`endpoint-${i}`} color="gray" wrap="truncate">
+          {line}
+        </Text>
+      ))}
       {view.errorCount > 0 ? (
         <Box flexDirection="column">
           <Text color="red" bold>

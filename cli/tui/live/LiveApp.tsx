@@ -4,6 +4,7 @@
 import { useInput, useStdin, useStdout } from "ink";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Dashboard, inFlightListRows, LIVE_KEYS } from "../components/Dashboard.tsx";
+import { endpointsLines } from "../endpoints.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 
 /** The live area stays small (and each frame cheap); `bazaar watch` shows an episode in full. */
@@ -42,7 +43,7 @@ export interface LiveAppProps {
  */
 export function liveLayout(
   view: DashboardView,
-  o: { rows: number; help: boolean; episodeHeight?: number },
+  o: { rows: number; help: boolean; episodeHeight?: number; width?: number },
 ): { episodeHeight: number; maxAgents: number; inFlightRows: number; showStats: boolean } {
   const budget = Math.max(1, o.rows - 1);
   const maxAgents = Math.max(1, Math.floor(o.rows / 4));
@@ -50,9 +51,11 @@ export function liveLayout(
   const agentRows =
     view.agents.length > 3 ? shownAgents + (view.agents.length > shownAgents ? 1 : 0) : 2 * shownAgents;
   const errorRows = view.errorCount > 0 ? 1 + view.errors.length : 0;
+  // The endpoints' lines wrap rather than cut a name: counted at the width they are drawn at.
+  const endpointRows = endpointsLines(view.endpoints, o.width ?? 79).length;
   const helpRows = o.help ? LIVE_KEYS.length + 3 : 0;
   const keyRow = 1;
-  const used = 1 + agentRows + errorRows + helpRows + keyRow;
+  const used = 1 + agentRows + endpointRows + errorRows + helpRows + keyRow;
   const statsRows = view.stats ? 1 + view.stats.lines.length : 0;
   // The episode up close wants at least a few rows; the statistics, then the in-flight list, give way.
   const MIN_EPISODE = 6;
@@ -98,7 +101,7 @@ export function LiveApp({ view, commands, width, episodeHeight, above }: LiveApp
   );
   const columns = width ?? stdout.columns ?? 80;
   const rows = stdout.rows ?? 24;
-  const layout = liveLayout(view, { rows, help, episodeHeight });
+  const layout = liveLayout(view, { rows, help, episodeHeight, width: Math.max(1, columns - 1) });
   return (
     <Dashboard
       view={view}

@@ -3,7 +3,7 @@
  * the ink dashboard (a terminal) or as plain progress lines (a pipe, a CI log). The command keeps
  * its own summary; this only watches.
  */
-import { plainAgentLine, plainProgressLine, plainStats } from "../plain.ts";
+import { plainAgentLine, plainEndpointLine, plainProgressLine, plainStats } from "../plain.ts";
 import { adapterFor } from "../records/index.ts";
 import type { DashboardView } from "../state/dashboard.ts";
 import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
@@ -29,9 +29,17 @@ function plainRunView(o: RunViewOptions): RunView {
   let lastDecile = -1;
   let errorsShown = 0;
   let lastStored = -1;
+  /** Each endpoint's last line, so that one is printed again only when it changed. */
+  const endpointsShown = new Map<string, string>();
   const line = (v: DashboardView) => {
     if (v.stored !== lastStored) o.log(plainProgressLine(v));
     lastStored = v.stored;
+    for (const e of v.endpoints) {
+      const text = plainEndpointLine(e);
+      const key = `${e.url}|${e.model}`;
+      if (endpointsShown.get(key) !== text) o.log(text);
+      endpointsShown.set(key, text);
+    }
   };
   o.log(
     `watching run ${o.plan.runId} (${o.plan.env.name}): ${o.target.toLocaleString("en-US")} trials · agents ${o.plan.agents.map((a) => a.label).join(", ")}`,

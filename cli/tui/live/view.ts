@@ -22,6 +22,7 @@ export interface WatchedPlan {
   config?: unknown;
 }
 
+import type { EndpointRow } from "../endpoints.ts";
 import { roleNamesOf } from "../records/roles.ts";
 import type { TrialRecord } from "../records/types.ts";
 import { DashboardState, type DashboardTiming, trialsPerAgent } from "../state/dashboard.ts";
@@ -51,6 +52,8 @@ export interface RunViewOptions {
   /** Plain lines go here (stderr by default), so standard output keeps only the summary. */
   log: (line: string) => void;
   costOf?: (agent: string, usage: Usage) => number | null;
+  /** The limiters of the run's model endpoints (this process's: `endpointsOfRun`), polled by the view. */
+  endpoints?: () => readonly EndpointRow[];
   /** The user asked to stop (q or ctrl-c in the dashboard). */
   onStop: () => void;
   /** Snapshot interval of the dashboard. */
@@ -73,6 +76,7 @@ export function dashboardState(o: RunViewOptions, now: number): DashboardState {
     })),
     startedAt: now,
     costOf: o.costOf,
+    ...(o.endpoints ? { endpoints: o.endpoints } : {}),
     timing: o.timing,
     taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
     ...(roleNames ? { roleNames } : {}),

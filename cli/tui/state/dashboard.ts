@@ -6,6 +6,7 @@
  */
 import type { Usage } from "../../../environments/kernel/types.ts";
 import { built, type PendingTurn } from "../../../environments/store/live.ts";
+import type { EndpointRow } from "../endpoints.ts";
 import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
 import { liveLine, liveModel } from "../records/live.ts";
 import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
@@ -75,6 +76,8 @@ export interface DashboardView {
   trialsPerSecond: number;
   etaSeconds: number;
   agents: AgentRow[];
+  /** The model endpoints of the run's LLM agents and their limiters (none for simulated agents). */
+  endpoints: readonly EndpointRow[];
   /** The latest lines of the finished-episode feed (ids increase; a view prints each once). */
   feed: readonly FeedItem[];
   errors: readonly string[];
@@ -170,6 +173,7 @@ export class DashboardState {
   private readonly timing: DashboardTiming;
   private readonly taskOf: (seq: number) => unknown;
   private readonly roleNames: Readonly<Record<string, string>> | undefined;
+  private readonly endpoints: () => readonly EndpointRow[];
 
   constructor(o: {
     runId: string;
@@ -184,6 +188,11 @@ export class DashboardState {
     taskOf?: (seq: number) => unknown;
     /** Who plays the roles records name only by role (a shop's seller negotiators). */
     roleNames?: Readonly<Record<string, string>>;
+    /**
+     * The limiters of the run's model endpoints, read at each snapshot: they live in the process
+     * that calls the models, as the runner's counts do.
+     */
+    endpoints?: () => readonly EndpointRow[];
   }) {
     this.runId = o.runId;
     this.env = o.env;
@@ -194,6 +203,7 @@ export class DashboardState {
     this.timing = o.timing ?? DEFAULT_TIMING;
     this.taskOf = o.taskOf ?? (() => undefined);
     this.roleNames = o.roleNames;
+    this.endpoints = o.endpoints ?? (() => []);
     this.adapter = adapterFor(o.env);
     this.agents = o.agents.map((a) => ({
       ...a,
@@ -272,6 +282,8 @@ export class DashboardState {
       a.usage.calls += u.calls;
       a.usage.cacheHits += u.cacheHits;
       a.usage.inputTokens += u.inputTokens;
+      if (u.cachedInputTokens)
+        a.usage.cachedInputTokens = (a.usage.cachedInputTokens ?? 0) + u.cachedInputTokens;
       a.usage.outputTokens += u.outputTokens;
       a.usage.reasoningTokens += u.reasoningTokens;
       a.usage.latencyMs += u.latencyMs;
@@ -459,6 +471,7 @@ export class DashboardState {
       trialsPerSecond: rate,
       etaSeconds: stored >= this.target ? 0 : rate > 0 ? (this.target - stored) / rate : Number.NaN,
       agents,
+      endpoints: this.endpoints(),
       feed: this.feed,
       errors: [...this.errors],
       errorCount: this.errorCount,
