@@ -45,19 +45,31 @@ export function terminal(
   const name = `t${++sessions}`;
   const argv = o.command ?? [process.execPath, BIN, ...args];
   const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    String(o.width ?? 100),
-    "-y",
-    String(o.height ?? 40),
-    "-c",
-    cwd,
-    `${quoted}; echo EXIT=$?; sleep 600`,
-  );
+  const start = () =>
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      String(o.width ?? 100),
+      "-y",
+      String(o.height ?? 40),
+      "-c",
+      cwd,
+      `${quoted}; echo EXIT=$?; sleep 600`,
+    );
+  // The private server exits once its last session is killed; a session started while it is still
+  // going down is refused ("server exited unexpectedly"), so try again on a fresh server.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      start();
+      break;
+    } catch (err) {
+      const said = String((err as { stderr?: unknown }).stderr ?? err);
+      if (attempt >= 10 || !/server exited unexpectedly|no server running|lost server/.test(said)) throw err;
+    }
+  }
   const screen = () => tmux("capture-pane", "-p", "-t", name);
   return {
     screen,
