@@ -48,8 +48,9 @@ export function loadPriceTable(file: string): PriceTable {
  * The share of the input price a prompt-cache hit costs where the table gives no
  * `cachedInputPerMTok`: OpenAI's rule when it introduced prompt caching, 50% off for GPT-4o, GPT-4o
  * mini and o1 (openai.com/index/api-prompt-caching, October 2024). Later families are discounted
- * more (GPT-4.1 75%, the GPT-5 family 90%, per OpenAI's pricing page), so without the column a cost
- * is never understated; write `cachedInputPerMTok` for them and for other providers.
+ * more (GPT-4.1 to a quarter, the GPT-5 family to a tenth of the input price, per OpenAI's pricing
+ * page), so without the column a cost is never understated; write `cachedInputPerMTok` for them and
+ * for other providers.
  */
 export const CACHED_INPUT_SHARE = 0.5;
 
