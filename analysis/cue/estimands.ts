@@ -35,6 +35,8 @@ interface Cell {
   X: number[][];
   y: (0 | 1)[];
   pairs: Set<string>;
+  /** Answers and cued wins at each premium: the model-free reading where the logit has none. */
+  byPremium: Map<number, { wins: number; n: number }>;
   start?: number[];
 }
 
@@ -57,7 +59,7 @@ function resolve(cell: Cell, gMax: number, level: number): Resolved {
   );
   if (fit.status !== "ok" && cell.start)
     fit = fitBinaryLogit({ X: cell.X, y: cell.y, names: ["intercept", "premium", "cuedFirst"] });
-  if (fit.status !== "ok") return { kind: "open", why: fit.reason };
+  if (fit.status !== "ok") return belowGrid(cell, level) ?? { kind: "open", why: fit.reason };
   cell.start = fit.coefficients.map((c) => c.estimate);
   const [a, b] = cell.start as [number, number];
   const v = fit.vcov;
@@ -69,6 +71,38 @@ function resolve(cell: Cell, gMax: number, level: number): Resolved {
   return { kind: "point", interval };
 }
 
+/** P(X ≤ wins) for X ~ Binomial(n, ½), summed in logs (2^−n underflows past n = 1,074). */
+function binomialHalfCdf(wins: number, n: number): number {
+  let logTerm = -n * Math.LN2;
+  let logSum = logTerm;
+  for (let k = 0; k < wins; k++) {
+    logTerm += Math.log((n - k) / (k + 1));
+    const hi = Math.max(logSum, logTerm);
+    logSum = hi + Math.log(Math.exp(logSum - hi) + Math.exp(logTerm - hi));
+  }
+  return Math.exp(logSum);
+}
+
+/**
+ * A condition whose cued copy (almost) never wins once it costs more — a cue with no pull — has
+ * separated data: the logit has no finite slope and no Fieller interval, yet the crossing is
+ * plainly below the grid's first step, and more trials cannot place it between grid points. It
+ * settles as censored (the headline's "n.i." logit PE, model-free PE ≤ the first step) once the
+ * cued copy's win rate at the first positive premium is below ½ by the exact binomial test at the
+ * interval's one-sided level: with a win rate falling in the premium, the crossing is below it.
+ */
+function belowGrid(cell: Cell, level: number): Resolved | null {
+  const positive = [...cell.byPremium.keys()].filter((g) => g > 0);
+  if (positive.length === 0) return null;
+  const first = Math.min(...positive);
+  const at = cell.byPremium.get(first)!;
+  if (!(binomialHalfCdf(at.wins, at.n) < (1 - level) / 2)) return null;
+  return {
+    kind: "beyond",
+    why: `PE below the grid's first step (${+(first * 100).toFixed(2)}%): the cued copy won ${at.wins} of ${at.n} there`,
+  };
+}
+
 function peTracker(level: number): EstimandTracker {
   const cells = new Map<string, Cell>();
   let gMax = 0;
@@ -77,10 +111,14 @@ function peTracker(level: number): EstimandTracker {
       for (const o of cueObservations(records)) {
         if (o.block !== "main" || o.condition === PRICE_ONLY || o.choseCued === null) continue;
         const key = `${o.condition} (${o.category})`;
-        const cell = cells.get(key) ?? { X: [], y: [], pairs: new Set<string>() };
+        const cell: Cell = cells.get(key) ?? { X: [], y: [], pairs: new Set(), byPremium: new Map() };
         cell.X.push([1, o.premium, o.cuedFirst ? 0.5 : -0.5]);
         cell.y.push(o.choseCued ? 1 : 0);
         cell.pairs.add(o.pairId);
+        const at = cell.byPremium.get(o.premium) ?? { wins: 0, n: 0 };
+        at.n++;
+        if (o.choseCued) at.wins++;
+        cell.byPremium.set(o.premium, at);
         cells.set(key, cell);
         gMax = Math.max(gMax, o.premium);
       }
