@@ -10,10 +10,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { scoreSession } from "../../analysis/bargain/session.ts";
 import { binaryDesign, DEFAULT_CONVENTION } from "../../analysis/choice/index.ts";
 import { choiceTrialsFromRecords } from "../../analysis/choice/records.ts";
 import { fitBinaryLogit } from "../../analysis/logit/index.ts";
-import { normalQuantile } from "../../analysis/stats/distributions.ts";
+import { shopEpisodesFromRecords } from "../../analysis/shop/records.ts";
+import { normalQuantile, tQuantile } from "../../analysis/stats/distributions.ts";
 import { MIN_DESIGN_EFFECT, wilsonInterval } from "../../analysis/stats/sequential.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
@@ -227,6 +229,115 @@ describe("the run's intervals against independent computations", () => {
       expect(got.estimate).toBeCloseTo(p, 12);
       expect(got.low).toBeCloseTo(w.low, 12);
       expect(got.high).toBeCloseTo(w.high, 12);
+    }
+  });
+});
+
+/** A run of `env` under `--until` in its own store, its records and `analyze --json`. */
+async function envRun(env: string, args: string[]) {
+  const dir = tempDir();
+  const store = path.join(dir, "bazaar.db");
+  const r = await runInProcess(["run", env, ...args, "--store", store, "--json"]);
+  expect(r.code, r.err).toBe(0);
+  const result = JSON.parse(r.out) as RunJson & {
+    until: { agents: { agent: string; designTrials: number }[] };
+  };
+  const a = await runInProcess(["analyze", result.runId, "--store", store, "--json"]);
+  expect(a.code, a.err).toBe(0);
+  return {
+    result,
+    records: records(dir, result.runId),
+    analysis: JSON.parse(a.out) as Record<string, unknown>,
+  };
+}
+
+/** Hits per unit → the clustered Wilson interval, computed here from its definition. */
+function clusteredWilson(units: { hits: number; n: number }[], tasks: number) {
+  const n = units.reduce((s, u) => s + u.n, 0);
+  const p = units.reduce((s, u) => s + u.hits, 0) / n;
+  const g = units.length;
+  let neff = tasks;
+  if (p > 0 && p < 1) {
+    const ss = units.reduce((s, u) => s + (u.hits - p * u.n) ** 2, 0);
+    neff = n / Math.max(MIN_DESIGN_EFFECT, ((g / (g - 1)) * ss) / (n * n) / ((p * (1 - p)) / n));
+  }
+  return { p, ...wilsonInterval(p, neff) };
+}
+
+describe("shop and bargaining targets against their analyses", () => {
+  it("shop success: the shop analysis's share, the interval clustered by task (replicates one unit)", async () => {
+    const {
+      result,
+      records: recs,
+      analysis,
+    } = await envRun("shop", [
+      "--agent",
+      "sim:first-result,sim:careful",
+      "--tasks",
+      "24",
+      "--replicates",
+      "2",
+      "--until",
+      "success±10pts",
+    ]);
+    const agents = analysis.agents as { agent: string; outcomes: { success: { estimate: number } } }[];
+    for (const a of agents) {
+      const episodes = shopEpisodesFromRecords(recs.filter((r) => r.agent === a.agent));
+      const byTask = new Map<string, { hits: number; n: number }>();
+      for (const e of episodes) {
+        const u = byTask.get(e.taskId) ?? { hits: 0, n: 0 };
+        u.n++;
+        if (e.success) u.hits++;
+        byTask.set(e.taskId, u);
+      }
+      const want = clusteredWilson([...byTask.values()], byTask.size);
+      const got = result.headline.targets.targets.find((t) => t.agent === a.agent)!;
+      expect(got.estimate).toBeCloseTo(a.outcomes.success.estimate, 12);
+      expect(got.estimate).toBeCloseTo(want.p, 12);
+      expect(got.low).toBeCloseTo(want.low, 12);
+      expect(got.high).toBeCloseTo(want.high, 12);
+    }
+    // The careful shopper books right every time: met on the distinct tasks, not on their replicates.
+    const careful = result.until.agents.find((a) => a.agent === "sim:careful") as {
+      stoppedAt: number | null;
+    };
+    expect(careful.stoppedAt).not.toBeNull();
+  });
+
+  it("bargaining: the deal rate and the SNP are the bargaining analysis's, the SNP scaled to the design's sessions", async () => {
+    const {
+      result,
+      records: recs,
+      analysis,
+    } = await envRun("bargain", ["--scenarios", "40", "--until", "deal-rate±10pts,snp±3"]);
+    const pairings = analysis.pairings as {
+      buyer: string;
+      seller: string;
+      summary: { ALL: { sessions: number; dealRateValid: number; buyer: { snp: number } } };
+    }[];
+    for (const pr of pairings) {
+      const agent = `${pr.buyer} vs ${pr.seller}`;
+      const sessions = recs
+        .filter((r) => r.agent === agent)
+        .map((r) => scoreSession(r as unknown as Parameters<typeof scoreSession>[0]));
+      const row = (estimand: string) =>
+        result.headline.targets.targets.find((t) => t.agent === agent && t.estimand === estimand)!;
+      const valid = sessions.filter((x) => x.valid);
+      // One session a scenario here (no replicates): each unit one answer.
+      const want = clusteredWilson(
+        valid.map((x) => ({ hits: x.deal ? 1 : 0, n: 1 })),
+        valid.length,
+      );
+      expect(row("deal-rate").estimate).toBeCloseTo(pr.summary.ALL.dealRateValid, 12);
+      expect(row("deal-rate").low).toBeCloseTo(want.low, 12);
+      expect(row("deal-rate").high).toBeCloseTo(want.high, 12);
+      const design = result.until.agents.find((a) => a.agent === agent)!.designTrials;
+      expect(row("snp").estimate).toBeCloseTo((pr.summary.ALL.buyer.snp * design) / sessions.length, 9);
+      // The t interval of the per-session mean, times the design's sessions.
+      const x = sessions.map((v) => (v.deal ? v.buyerNormalized! : 0));
+      const m = x.reduce((s, v) => s + v, 0) / x.length;
+      const se = Math.sqrt(x.reduce((s, v) => s + (v - m) ** 2, 0) / (x.length - 1) / x.length);
+      expect(row("snp").halfWidth).toBeCloseTo(tQuantile(0.975, x.length - 1) * se * design, 9);
     }
   });
 });
