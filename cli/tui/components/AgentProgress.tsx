@@ -28,6 +28,9 @@ export function AgentProgress({
   const cost = `tokens ${tokensInOut(u)} · cost ${dollars(row.costUsd)}`;
   const counts = `non-responses ${count(row.nonResponses)} · errors ${count(row.errors)} · retries ${count(row.retries)}`;
   const color = row.errors > 0 ? "red" : "gray";
+  const room = Math.max(0, width - nameWidth - 1);
+  // Shorter names, then fewer words, where the long ones would push the cost off the line.
+  const short = `nr ${count(row.nonResponses)} · err ${count(row.errors)} · rt ${count(row.retries)}`;
   if (compact) {
     const cached = u.cachedInputTokens ? ` (${tokens(u.cachedInputTokens)} cached)` : "";
     const tail = ` · nr ${count(row.nonResponses)} · err ${count(row.errors)} · rt ${count(row.retries)} · ${tokens(u.inputTokens)}${cached}/${tokens(u.outputTokens)} tok · ${dollars(row.costUsd)}`;
@@ -53,8 +56,26 @@ export function AgentProgress({
       </Text>
       <Text wrap="truncate">
         <Text bold>{second.padEnd(nameWidth + 1)}</Text>
-        <Text color={color}>{clip(`${counts} · ${cost}`, Math.max(0, width - nameWidth - 1))}</Text>
+        <Text color={color}>
+          {clip(
+            fitting(
+              [
+                `${counts} · ${cost}`,
+                `${short} · ${cost}`,
+                `${short} · ${tokensInOut(u)} · ${dollars(row.costUsd)}`,
+                `${short} · ${tokens(u.inputTokens)}/${tokens(u.outputTokens)} tok · ${dollars(row.costUsd)}`,
+              ],
+              room,
+            ),
+            room,
+          )}
+        </Text>
       </Text>
     </Box>
   );
+}
+
+/** The first of the texts that fits `width`, else the last (cut by the caller). */
+function fitting(texts: readonly string[], width: number): string {
+  return texts.find((t) => t.length <= width) ?? texts.at(-1)!;
 }

@@ -73,6 +73,8 @@ describe("run dashboard", () => {
   it("fits an 80-column terminal", () => {
     const { lastFrame } = render(<Dashboard view={choiceView()} width={80} episodeHeight={10} />);
     expect(widest(lastFrame())).toBeLessThanOrEqual(80);
+    // The counts' short names keep the cost on its line.
+    expect(lastFrame()).toMatch(/nr \d+ · err 0 · rt 0 · tokens 30\.0k in \/ 60 out · cost \$0\.0300/);
   });
 
   it("puts each agent on one line when there are many, and sums those beyond the cap", () => {
