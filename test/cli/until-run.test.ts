@@ -40,7 +40,9 @@ interface RunJson {
   stored: number;
   ranNow: number;
   interrupted: boolean;
-  until: { agents: { agent: string; stoppedAt: number | null; trialsStored: number }[] };
+  until: {
+    agents: { agent: string; stoppedAt: number | null; trialsStored: number; designTrials: number }[];
+  };
   headline: { targets: { targets: TargetJson[] } };
 }
 
