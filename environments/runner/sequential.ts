@@ -52,6 +52,47 @@ export interface SequentialResult extends RunResult {
   agents: AgentStop[];
 }
 
+type Counts = Pick<RunProgress, "ranNow" | "nonResponsesNow" | "cutAtCapNow" | "failedNow">;
+
+/** An agent's trials of a block: each task's replicates, at the seqs the plan gives them. */
+function blockSeqs(plan: RunPlan, block: readonly (readonly number[])[], agent: number): number[] {
+  const a = plan.agents.length;
+  const r = plan.replicates;
+  const seqs: number[] = [];
+  for (const tasks of block)
+    for (const t of tasks) for (let j = 0; j < r; j++) seqs.push((t * a + agent) * r + j);
+  return seqs;
+}
+
+/**
+ * After a block: each agent still playing is credited its block and looked at; one whose rule says
+ * so stops. Trials stored are read from the store, so a block replayed from an earlier invocation
+ * counts as one played now.
+ */
+function lookAtBlock(
+  plan: RunPlan,
+  store: Parameters<typeof executeRun>[1],
+  rule: StopRule,
+  k: number,
+  at: number,
+  seqs: readonly number[][],
+  playing: boolean[],
+  agents: AgentStop[],
+): void {
+  const now = store.doneSeqs(plan.runId, plan.total);
+  for (let i = 0; i < plan.agents.length; i++) {
+    if (!playing[i]) continue;
+    const agent = agents[i]!;
+    agent.unitsPlayed = at;
+    agent.trialsPlayed += seqs[i]!.length;
+    for (const s of seqs[i]!) agent.trialsStored += now[s]!;
+    if (rule.look(i, seqs[i]!, k)) {
+      playing[i] = false;
+      agent.stoppedAt = k;
+    }
+  }
+}
+
 /** Runs a plan's units in blocks until every agent's targets hold or the design is exhausted. */
 export async function executeSequential(
   plan: RunPlan,
@@ -62,8 +103,6 @@ export async function executeSequential(
   if (opts.limit !== undefined || opts.seqs !== undefined)
     throw new RangeError("executeSequential plays its own blocks: no limit or seqs");
   const started = Date.now();
-  const a = plan.agents.length;
-  const r = plan.replicates;
   const played = unitOrder(rule.units.length, rule.orderSeed)
     .map((u) => rule.units[u]!.filter((t) => rule.plays(t)))
     .filter((tasks) => tasks.length > 0);
@@ -75,15 +114,10 @@ export async function executeSequential(
     units: played.length,
     trialsPlayed: 0,
     trialsStored: 0,
-    designTrials: plan.tasks.length * r,
+    designTrials: plan.tasks.length * plan.replicates,
   }));
   // Counts of earlier blocks, added to each block's own so that progress reads as one run's.
-  const sum: Pick<RunProgress, "ranNow" | "nonResponsesNow" | "cutAtCapNow" | "failedNow"> = {
-    ranNow: 0,
-    nonResponsesNow: 0,
-    cutAtCapNow: 0,
-    failedNow: 0,
-  };
+  const sum: Counts = { ranNow: 0, nonResponsesNow: 0, cutAtCapNow: 0, failedNow: 0 };
   const asOneRun = (p: RunProgress): RunProgress => ({
     ...p,
     target: plan.total,
@@ -97,47 +131,26 @@ export async function executeSequential(
   let byOthers = 0;
   let otherRunners = 0;
   let made = 0;
-  let from = 0;
   for (let k = 0; k < looks.length && playing.some(Boolean); k++) {
-    const block = played.slice(from, looks[k]);
-    from = looks[k]!;
-    const seqs: number[][] = plan.agents.map(() => []);
-    for (let i = 0; i < a; i++) {
-      if (!playing[i]) continue;
-      for (const tasks of block)
-        for (const t of tasks) for (let j = 0; j < r; j++) seqs[i]!.push((t * a + i) * r + j);
-    }
-    const all = seqs.flat();
+    const block = played.slice(k === 0 ? 0 : looks[k - 1], looks[k]);
+    const seqs = plan.agents.map((_, i) => (playing[i] ? blockSeqs(plan, block, i) : []));
     const done = store.doneSeqs(plan.runId, plan.total);
-    const missing = all.filter((s) => done[s] !== 1);
+    const missing = seqs.flat().filter((s) => done[s] !== 1);
     if (missing.length > 0 || last === null) {
       const result = await executeRun(plan, store, {
         ...opts,
         seqs: missing,
         onProgress: opts.onProgress ? (p) => opts.onProgress!(asOneRun(p)) : undefined,
       });
-      sum.ranNow += result.ranNow;
-      sum.nonResponsesNow += result.nonResponsesNow;
-      sum.cutAtCapNow += result.cutAtCapNow;
-      sum.failedNow += result.failedNow;
+      for (const key of ["ranNow", "nonResponsesNow", "cutAtCapNow", "failedNow"] as const)
+        sum[key] += result[key];
       byOthers += result.byOthers;
       otherRunners = Math.max(otherRunners, result.otherRunners);
       last = result;
       // Stopped by a signal: the block is not whole, and no decision is made on part of it.
       if (result.interrupted || opts.signal?.aborted) break;
     }
-    const now = store.doneSeqs(plan.runId, plan.total);
-    for (let i = 0; i < a; i++) {
-      if (!playing[i]) continue;
-      const agent = agents[i]!;
-      agent.unitsPlayed = looks[k]!;
-      agent.trialsPlayed += seqs[i]!.length;
-      for (const s of seqs[i]!) agent.trialsStored += now[s]!;
-      if (rule.look(i, seqs[i]!, k)) {
-        playing[i] = false;
-        agent.stoppedAt = k;
-      }
-    }
+    lookAtBlock(plan, store, rule, k, looks[k]!, seqs, playing, agents);
     made = k + 1;
     rule.onLook?.(k, looks.length, playing);
   }
