@@ -36,19 +36,19 @@ export const UNTIL_HELP: Readonly<Record<string, string>> = {
   cue: "pe±<n>pts (every condition's price-equivalent, in points of the reference price)",
 };
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+// No default: commander would print "(default: [])" in --help; the run reads undefined as none.
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `--until` on an environment's run: repeatable, each value one target or a comma-separated list. */
 export function addUntilOption(cmd: Command, env: string): Command {
   const help = UNTIL_HELP[env];
   if (!help)
     // Defined, hidden, so that the run can refuse it saying why (NO_TARGETS).
-    return cmd.addOption(new Option("--until <target>").argParser(collect).default([]).hideHelp());
+    return cmd.addOption(new Option("--until <target>").argParser(collect).hideHelp());
   return cmd.option(
     "--until <target>",
     `stop each agent once the 95% interval of an estimate is this tight: ${help}; '+-' for '±'; several allowed (each must hold); the design's units are played in a seeded random order and a tighter target later extends the run`,
     collect,
-    [],
   );
 }
 
