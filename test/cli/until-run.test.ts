@@ -306,6 +306,32 @@ describe("shop and bargaining targets against their analyses", () => {
     expect(careful.stoppedAt).not.toBeNull();
   });
 
+  it("shop regret (with a client): the client analysis's clustered mean and interval", async () => {
+    const { result, analysis } = await envRun("shop", [
+      "--agent",
+      "sim:asks-first",
+      "--client",
+      "sim:terse",
+      "--tasks",
+      "30",
+      "--replicates",
+      "1",
+      "--until",
+      "regret±$5",
+    ]);
+    const cells = (
+      analysis.clients as {
+        cells: { agent: string; regret: { estimate: number; low: number; high: number } }[];
+      }
+    ).cells;
+    expect(cells).toHaveLength(1);
+    const got = result.headline.targets.targets[0]!;
+    expect(got.agent).toBe(cells[0]!.agent);
+    expect(got.estimate).toBeCloseTo(cells[0]!.regret.estimate, 9);
+    expect(got.low).toBeCloseTo(cells[0]!.regret.low, 9);
+    expect(got.high).toBeCloseTo(cells[0]!.regret.high, 9);
+  });
+
   it("bargaining: the deal rate and the SNP are the bargaining analysis's, the SNP scaled to the design's sessions", async () => {
     const {
       result,
