@@ -9,6 +9,7 @@ import { CHOICE_ESTIMANDS } from "../../analysis/choice/estimands.ts";
 import { CUE_ESTIMANDS } from "../../analysis/cue/estimands.ts";
 import { SHOP_ESTIMANDS } from "../../analysis/shop/estimands.ts";
 import { estimandsOf, parseTargets } from "../../cli/run/until.ts";
+import { targetDone } from "../../cli/run/until-rule.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
 
 const target = (estimand: string, halfWidth: number, written: string) => ({ estimand, halfWidth, written });
@@ -70,5 +71,20 @@ describe("parseTargets", () => {
 
   it("elicitation has no estimands, and says why", async () => {
     await expect(estimandsOf("elicit")).rejects.toThrow(/consistency tests over every query group/);
+  });
+});
+
+describe("targetDone: what ends an agent's target", () => {
+  const interval = { estimate: 0.5, low: 0.45, high: 0.55, halfWidth: 0.05, units: 40 };
+  it("an interval as tight as asked, and not provisional", () => {
+    expect(targetDone({ interval }, 0.05)).toBe(true);
+    expect(targetDone({ interval }, 0.049)).toBe(false);
+    expect(targetDone({ interval: { ...interval, provisional: "12 of the 30 units a mean needs" } }, 1)).toBe(
+      false,
+    );
+  });
+  it("no interval: done only when the estimand cannot apply (settled), not while it has too few data", () => {
+    expect(targetDone({ interval: null, why: "position-locked", settled: true }, 0.05)).toBe(true);
+    expect(targetDone({ interval: null, why: "no binary answers yet" }, 0.05)).toBe(false);
   });
 });
