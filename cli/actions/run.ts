@@ -15,7 +15,7 @@ import {
 import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { executeSequential, type SequentialResult } from "../../environments/runner/sequential.ts";
-import { saveStopRule } from "../../environments/runner/stop-rules.ts";
+import { clearStopRule, saveStopRule } from "../../environments/runner/stop-rules.ts";
 import { Store } from "../../environments/store/index.ts";
 import { runnerName } from "../../environments/store/live.ts";
 import { ANALYZERS } from "../analyzers/index.ts";
@@ -251,7 +251,7 @@ export async function runEnvironment(
       plan.tasks,
     );
     saveStopRule(store, plan.runId, until.stored);
-  }
+  } else clearStopRule(store, plan.runId);
   if (o.retryErrors) {
     const n = store.deleteAgentErrorTrials(plan.runId);
     out.error(`retrying ${n} trial${n === 1 ? "" : "s"} whose agent failed`);

@@ -54,3 +54,15 @@ export function stopRuleOf(store: Store, runId: string): StoredStopRule | null {
   const json = rulesDb(store)?.value<string>("SELECT rule FROM run_stop_rules WHERE run_id = ?", runId);
   return json === undefined ? null : (JSON.parse(json) as StoredStopRule);
 }
+
+/**
+ * Forgets the rule of a run played again without `--until`: its stored trials are then no longer
+ * the sample a rule stopped at, and `analyze` must not report them as intervals at a stopping time.
+ * A store that never held a rule is left as it is (no table is made for this).
+ */
+export function clearStopRule(store: Store, runId: string): void {
+  const db = store.extension("stop-rules-existing", (db, readonly) =>
+    !readonly && db.hasTable("run_stop_rules") ? db : null,
+  );
+  db?.run("DELETE FROM run_stop_rules WHERE run_id = ?", runId);
+}

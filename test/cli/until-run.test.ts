@@ -149,6 +149,12 @@ describe("a run stopped by a signal", () => {
     expect(resumed.ranNow).toBe(fresh.stored - partial);
     expect(records(dir, resumed.runId)).toEqual(records(direct, fresh.runId));
     expect(resumed.headline.targets).toEqual(fresh.headline.targets);
+    // Played again without --until, the run is no longer a stopped sample: analyze says no targets.
+    const plain = await runInProcess(["run", "choice", ...DESIGN, "--limit", "1", "--store", db, "--json"]);
+    expect(plain.code, plain.err).toBe(0);
+    const a = await runInProcess(["analyze", resumed.runId, "--store", db, "--json"]);
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out)).not.toHaveProperty("targets");
   });
 });
 

@@ -4,7 +4,9 @@
  * blocks until its rule says stop, every trial stored once, replay that runs nothing and decides the
  * same, an interrupted block resumed, and the stored rule read back.
  */
+
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { resolveChoiceAgent } from "../../../agents/registry.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
@@ -14,7 +16,12 @@ import type { ChoiceTask } from "../../../environments/choice/types.ts";
 import { planRun, type RunPlan } from "../../../environments/runner/plan.ts";
 import { trialRecords } from "../../../environments/runner/records.ts";
 import { executeSequential, type StopRule } from "../../../environments/runner/sequential.ts";
-import { type StoredStopRule, saveStopRule, stopRuleOf } from "../../../environments/runner/stop-rules.ts";
+import {
+  clearStopRule,
+  type StoredStopRule,
+  saveStopRule,
+  stopRuleOf,
+} from "../../../environments/runner/stop-rules.ts";
 import {
   designUnits,
   FIRST_LOOK_UNITS,
@@ -209,6 +216,21 @@ describe("the stored stopping rule", () => {
     const rule2 = { ...rule1, targets: [{ estimand: "beta-lnp", halfWidth: 0.6, written: "beta-lnp+-0.6" }] };
     saveStopRule(store, p.runId, rule2);
     expect(stopRuleOf(store, p.runId)).toEqual(rule2);
+    clearStopRule(store, p.runId);
+    expect(stopRuleOf(store, p.runId)).toBeNull();
     store.close();
+  });
+
+  it("clearing a store that never held a rule makes no table", () => {
+    const file = path.join(tempDir(), "plain.db");
+    const store = Store.open(file, { create: true });
+    clearStopRule(store, "choice-0");
+    store.close();
+    const db = new Database(file, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    db.close();
+    expect(tables.map((t) => t.name)).not.toContain("run_stop_rules");
   });
 });
