@@ -166,7 +166,7 @@ describe("a module wrapping bazaar's simulated policies stores what they store n
 
   it("catalog choice: a logit chooser", async () => {
     const choice = (agent: string) =>
-      planChoice({ agent, pairs: "40", replicates: "2", maxReasks: "2" }, llm());
+      planChoice({ agent, pairs: "40", triples: "20", fives: "20", replicates: "2", maxReasks: "2" }, llm());
     const viaModule = choice(`module:${FIX}/sim-agents.ts#steep`);
     const [m, n] = await Promise.all([
       outcomes(viaModule),

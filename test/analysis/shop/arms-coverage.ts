@@ -1,7 +1,8 @@
 /**
- * The description estimators' replication study, shared by the quick version in the normal suite
- * (arms-coverage.test.ts) and the long one (arms-coverage.validate.test.ts): fresh seeded designs,
- * each analysed as a run would be, and how often each 95% interval holds the truth.
+ * The description estimators' replication study (arms-coverage.validate.test.ts, `npm run
+ * validate`; the recovery of the estimates themselves is arms-recovery.test.ts in the normal suite):
+ * fresh seeded designs, each analysed as a run would be, and how often each 95% interval holds the
+ * truth.
  *
  * - Arm price-equivalents: a persuadable buyer (known arm βs, no following); truth β_arm / −β_ln price
  *   × the reference price; the delta-method and the task-bootstrap intervals.
