@@ -16,9 +16,11 @@ const dash = "–";
 export function pct(x: number | null): string {
   return x === null ? dash : `${(100 * x).toFixed(1)}%`;
 }
+/** Dollars and cents; a negative that rounds to nothing is "$0.00", never "-$0.00". */
 export function usd(x: number | null): string {
   if (x === null) return dash;
-  return `${x < 0 ? "-" : ""}$${Math.abs(x).toFixed(2)}`;
+  const s = Math.abs(x).toFixed(2);
+  return `${x < 0 && /[1-9]/.test(s) ? "-" : ""}$${s}`;
 }
 export function num(x: number | null, digits = 3): string {
   return x === null ? dash : x.toFixed(digits);
