@@ -81,6 +81,7 @@ export function llmContextFrom(o: LlmOptions, cache: ResponseCache): LlmContext 
       requestsPerMinute: opt("rpm", finite.pipe(z.number().positive()), o.rpm),
       tokensPerMinute: opt("tpm", finite.pipe(z.number().positive()), o.tpm),
       concurrency: parseOption("model-concurrency", positiveInt, o.modelConcurrency),
+      adaptiveConcurrency: o.fixedConcurrency !== true,
       useCache: o.cache,
       ...(o.breakerCooldownMs === undefined
         ? {}

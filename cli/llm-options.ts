@@ -15,6 +15,8 @@ export interface LlmOptions {
   rpm?: string;
   tpm?: string;
   modelConcurrency: string;
+  /** `--fixed-concurrency`: hold `--model-concurrency` instead of finding the endpoint's limit. */
+  fixedConcurrency?: boolean;
   cache: boolean;
   preflight: boolean;
   modelRules?: string;
@@ -50,12 +52,16 @@ export function addLlmOptions(cmd: Command): Command {
       )
       .option("--timeout-ms <ms>", "per-request timeout", "60000")
       .option("--max-retries <n>", "retries on 429/5xx/timeouts, with backoff honouring retry-after", "5")
-      .option("--rpm <n>", "requests per minute per model")
-      .option("--tpm <n>", "tokens per minute per model")
+      .option("--rpm <n>", "requests per minute per model: a hard cap, whatever the server allows")
+      .option("--tpm <n>", "tokens per minute per model: a hard cap, whatever the server allows")
       .option(
         "--model-concurrency <n>",
-        "requests in flight per model (per replica of an endpoint pool)",
+        "most requests in flight per model (per replica of an endpoint pool); within it the number adapts to the server's rate limit and latency",
         "16",
+      )
+      .option(
+        "--fixed-concurrency",
+        "keep --model-concurrency requests in flight: no adapting to the server's rate-limit headers, 429s or latency",
       )
       .option("--no-cache", "ask the model even when the store holds this exact answer")
       .option(

@@ -3,12 +3,14 @@ import { isBazaarBug } from "../../environments/kernel/errors.ts";
 import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
+import type { AttemptReport } from "./adaptive.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
 import { notACompletionIn } from "./completion-check.ts";
 import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
 import { httpRequester } from "./http.ts";
 import { chatModelModule, langchainMessages } from "./langchain.ts";
 import { describeSlot, type SlotContext, slotContextOnce } from "./llamacpp.ts";
+import { ATTEMPT_HEADER, AttemptObserver } from "./observe.ts";
 import { poolIdentity } from "./pool/replicas.ts";
 import {
   backoffMs,
@@ -74,6 +76,8 @@ export class ModelCaller {
   readonly gate: CallGate;
   private readonly jitter: Rng;
   private readonly retry: RetryPolicy;
+  /** Status and rate-limit headers of each attempt, read at the client's fetch. */
+  private readonly observer = new AttemptObserver();
 
   constructor(
     readonly settings: LlmSettings,
@@ -99,6 +103,7 @@ export class ModelCaller {
       chat = openAIChat(this.settings, this.apiKey, {
         baseURL: this.settings.replicas?.[i] ?? this.settings.baseURL,
         timeoutMs: this.settings.timeoutMs,
+        fetch: this.observer.fetch,
       }) as unknown as ChatInvoker;
       this.replicaChats[i] = chat;
     }
@@ -133,8 +138,8 @@ export class ModelCaller {
     });
     const { AIMessage } = await langchainMessages();
     const known = await this.gate.claim(key);
-    if (known)
-      return { message: toAIMessage(known, AIMessage), usage: { ...this.usageOf(known, 0), cacheHits: 1 } };
+    // An answer from bazaar's own cache (or an identical request's) costs nothing: no call, no tokens.
+    if (known) return { message: toAIMessage(known, AIMessage), usage: { ...emptyUsage(), cacheHits: 1 } };
     const started = Date.now();
     let result: { response: CachedResponse; calls: number };
     try {
@@ -169,6 +174,7 @@ export class ModelCaller {
     return {
       ...emptyUsage(),
       inputTokens: r.usage.inputTokens,
+      ...(r.usage.cachedInputTokens ? { cachedInputTokens: r.usage.cachedInputTokens } : {}),
       outputTokens: r.usage.outputTokens,
       reasoningTokens: r.usage.reasoningTokens,
       latencyMs,
@@ -182,11 +188,8 @@ export class ModelCaller {
     seed: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ response: CachedResponse; calls: number }> {
-    // The token estimate only matters to a token budget; skip the stringify without one.
-    const estimate = Number.isFinite(this.settings.tokensPerMinute)
-      ? Math.ceil(JSON.stringify(messages.map((m) => m.content)).length / 4) +
-        (this.settings.maxTokens ?? 256)
-      : 0;
+    // What a token budget counts a request at: its prompt and the answer it may have.
+    const estimate = Math.ceil(promptChars(messages) / 4) + (this.settings.maxTokens || 256);
     const { openAIChat } = await chatModelModule();
     // The replica the last attempt went to: a retry goes to another when the pool has one.
     let last: number | undefined;
@@ -202,20 +205,34 @@ export class ModelCaller {
       const onAbort = () => attemptSignal?.abort(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
       if (signal?.aborted) onAbort();
+      const attemptId = this.injectedChat ? undefined : this.observer.begin();
+      const sentAt = performance.now();
+      // What the limiter learns of the attempt: latency, status, the server's rate-limit headers.
+      const report = (status: number | undefined): AttemptReport => {
+        const seen = attemptId === undefined ? undefined : this.observer.take(attemptId);
+        const code = status ?? seen?.status;
+        return {
+          latencyMs: performance.now() - sentAt,
+          ...(code === undefined ? {} : { status: code }),
+          ...(seen?.limits ? { limits: seen.limits } : {}),
+        };
+      };
       try {
         ai = (await chat.invoke(messages, {
           signal: attemptSignal?.signal,
           ...(seed === undefined ? {} : { seed }),
           ...(tools ? { tools, tool_choice: this.settings.toolChoice ?? "auto" } : {}),
+          ...(attemptId === undefined ? {} : { options: { headers: { [ATTEMPT_HEADER]: attemptId } } }),
         })) as AIMessage;
       } catch (err) {
         if (signal?.aborted) {
+          if (attemptId !== undefined) this.observer.take(attemptId);
           release("aborted");
           throw err;
         }
         const c = classifyError(err);
         const reason = redact(c.summary);
-        release({ failure: reason });
+        release({ failure: reason }, report(c.status));
         if (!c.retryable || attempt >= this.retry.maxRetries)
           throw failureFor(this.settings, url, c, reason, attempt + 1, err, await this.slotNote(url, err));
         const delayMs = backoffMs(attempt, this.retry, this.jitter, c.retryAfterSeconds);
@@ -225,10 +242,18 @@ export class ModelCaller {
       } finally {
         signal?.removeEventListener("abort", onAbort);
       }
-      release("success");
+      release("success", report(undefined));
       return { response: fromAIMessage(ai), calls: attempt + 1 };
     }
   }
+}
+
+/** Characters of a request's messages (a token estimate's base: about four to a token). */
+function promptChars(messages: BaseMessage[]): number {
+  let n = 0;
+  for (const m of messages)
+    n += typeof m.content === "string" ? m.content.length : JSON.stringify(m.content).length;
+  return n;
 }
 
 /**
@@ -254,6 +279,12 @@ function failureFor(
       "configuration",
       `${url} rejected the API key for ${s.model} (${reason})`,
       "set OPENAI_API_KEY (or --env-file) to a key this endpoint accepts",
+    );
+  if (c.noQuota)
+    return new AgentFailure(
+      "configuration",
+      `the account behind the API key has no quota left for ${s.model} at ${url} (${reason})`,
+      "add credit to the account (or set another key), then run the same command again",
     );
   if (c.status === 404)
     return new AgentFailure(
@@ -283,6 +314,10 @@ export function fromAIMessage(ai: AIMessage): CachedResponse {
       inputTokens: meta?.input_tokens ?? 0,
       outputTokens: meta?.output_tokens ?? 0,
       reasoningTokens: meta?.output_token_details?.reasoning ?? 0,
+      // The provider's prompt-cache hits (`prompt_tokens_details.cached_tokens`), where it says.
+      ...(meta?.input_token_details?.cache_read
+        ? { cachedInputTokens: meta.input_token_details.cache_read }
+        : {}),
     },
     finishReason: (ai.response_metadata?.finish_reason as string | undefined) ?? null,
   };

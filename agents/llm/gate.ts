@@ -1,8 +1,10 @@
 import { BazaarBug } from "../../environments/kernel/errors.ts";
 import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
+import { AdaptiveLimiter, type AttemptReport, type LimiterSnapshot } from "./adaptive.ts";
+import { Admission } from "./admission.ts";
 import type { CachedResponse, ResponseCache } from "./cache.ts";
 import { poolIdentity, ReplicaPool, type ReplicaStats } from "./pool/replicas.ts";
-import { CircuitBreaker, RateLimiter, RequestRefused, Semaphore } from "./resilience.ts";
+import { CircuitBreaker, RateLimiter, RequestRefused } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
 
 /** What happened at the wire: for live views and tests (counts, not contents). */
@@ -18,10 +20,11 @@ export interface CallEvents {
 export type AttemptOutcome = "success" | "aborted" | { failure: string };
 
 /**
- * What `acquire` grants: the release to call with the attempt's outcome, and for an endpoint pool
+ * What `acquire` grants: the release to call with the attempt's outcome and what the caller saw of
+ * it (latency, status, rate-limit headers: the adaptive limiter's signals), and for an endpoint pool
  * the replica (index into `settings.replicas`) the attempt must be sent to.
  */
-export type Grant = ((outcome: AttemptOutcome) => void) & { replica?: number };
+export type Grant = ((outcome: AttemptOutcome, report?: AttemptReport) => void) & { replica?: number };
 
 /**
  * The final result of a request, handed to the identical requests that waited for it: the answer,
@@ -56,8 +59,10 @@ export interface CallGate {
    */
   claim(key: string): Promise<CachedResponse | null>;
   /**
-   * Waits for the breaker to close, a concurrency slot and the rate limiter; returns the release.
-   * With an endpoint pool it also picks the replica, preferring any but `avoid` (a retry's last).
+   * Waits for the breaker to close, the endpoint's limiter (a slot of its window, its pace) and the
+   * hard rate caps; returns the release. With an endpoint pool it then picks the replica — last, so
+   * that the counts it compares are those of the moment the request is sent — preferring any but
+   * `avoid` (a retry's last); only when every replica is out does it wait, saying once why.
    */
   acquire(tokens: number, signal?: AbortSignal, avoid?: number): Promise<Grant>;
   settle(key: string, result: Settled): void;
@@ -78,11 +83,13 @@ class Deferred {
 }
 
 /**
- * One model endpoint as the whole process shares it: the concurrency cap, the rate limiter and the
- * circuit breaker hold for every agent that talks to this model at this URL.
+ * One model endpoint as the whole process shares it: the adaptive concurrency and pace (or the
+ * fixed cap), the hard rate caps and the circuit breaker hold for every agent that talks to this
+ * model at this URL — an endpoint pool is one endpoint.
  */
 class Endpoint {
-  readonly semaphore: Semaphore;
+  readonly admission: Admission;
+  /** `--rpm`/`--tpm`: hard caps, whatever the adaptive limiter finds. */
   readonly limiter: RateLimiter;
   readonly breaker: CircuitBreaker;
   /** An endpoint pool's replicas, each with its own breaker (then `breaker` is not used). */
@@ -91,7 +98,12 @@ class Endpoint {
 
   constructor(s: LlmSettings, events: CallEvents) {
     // A pool's cap is per replica: n replicas take n times the requests of one.
-    this.semaphore = new Semaphore(s.concurrency * (s.replicas?.length ?? 1));
+    this.admission = new Admission(
+      new AdaptiveLimiter({
+        ceiling: s.concurrency * (s.replicas?.length ?? 1),
+        adaptive: s.adaptiveConcurrency,
+      }),
+    );
     this.pool =
       s.replicas &&
       new ReplicaPool(s.replicas, s.breakerThreshold, s.breakerCooldownMs, (replica, reason, untilMs) =>
@@ -114,6 +126,22 @@ function endpointFor(s: LlmSettings, events: CallEvents): Endpoint {
     endpoints.set(id, e);
   }
   return e;
+}
+
+/** An endpoint's limiter as the live view and the run summary show it. */
+export interface EndpointLimits extends LimiterSnapshot {
+  model: string;
+  /** The base URL, or the pool's replicas joined by commas. */
+  url: string;
+}
+
+/** Every endpoint of this process and what its limiter does now (for the live view and the summary). */
+export function endpointLimits(): EndpointLimits[] {
+  const now = performance.now();
+  return [...endpoints].map(([id, e]) => {
+    const cut = id.lastIndexOf("|");
+    return { model: id.slice(cut + 1), url: id.slice(0, cut), ...e.admission.limiter.snapshot(now) };
+  });
 }
 
 /** Every endpoint pool of this process and its replicas' counts (for the run summary). */
@@ -151,55 +179,35 @@ export class LocalGate implements CallGate {
   }
 
   async acquire(tokens: number, signal?: AbortSignal, avoid?: number): Promise<Grant> {
-    const { breaker, semaphore, limiter, pool } = this.endpoint;
-    if (pool) return this.acquireReplica(pool, tokens, signal, avoid);
-    await breaker.waitUntilClosed(signal);
-    const release = await semaphore.acquire();
+    const { breaker, admission, limiter, pool } = this.endpoint;
+    if (!pool) await breaker.waitUntilClosed(signal);
+    const ticket = await admission.acquire(tokens, signal);
+    let replica: number | undefined;
     try {
       await limiter.take(tokens, signal);
+      if (pool)
+        replica = await pool.start(avoid, signal, ({ reason, untilMs }) =>
+          this.events.onBreakerOpen?.({ model: this.model, reason, untilMs }),
+        );
     } catch (err) {
-      release();
+      admission.release(ticket, false);
       throw err;
     }
-    return (outcome) => {
-      if (outcome === "success") breaker.success();
-      else if (outcome !== "aborted") breaker.failure(outcome.failure);
-      release();
-    };
-  }
-
-  /**
-   * A pool's attempt: a slot, the rate limiter, then the replica with the fewest in flight — chosen
-   * last, so that the counts it compares are those of the moment the request is sent. Only when
-   * every replica is out does it wait, saying once which are out and why.
-   */
-  private async acquireReplica(
-    pool: ReplicaPool,
-    tokens: number,
-    signal: AbortSignal | undefined,
-    avoid: number | undefined,
-  ): Promise<Grant> {
-    const release = await this.endpoint.semaphore.acquire();
-    let replica: number;
-    try {
-      await this.endpoint.limiter.take(tokens, signal);
-      replica = await pool.start(avoid, signal, ({ reason, untilMs }) =>
-        this.events.onBreakerOpen?.({ model: this.model, reason, untilMs }),
-      );
-    } catch (err) {
-      release();
-      throw err;
-    }
+    const adaptive = admission.limiter.adaptive;
     let done = false;
-    return Object.assign(
-      (outcome: AttemptOutcome) => {
-        if (done) return;
-        done = true;
-        pool.finish(replica, outcome);
-        release();
-      },
-      { replica },
-    );
+    const release = (outcome: AttemptOutcome, report?: AttemptReport) => {
+      if (done) return;
+      done = true;
+      // A 429 is the adaptive limiter's signal to slow down, not the endpoint failing: bursts of
+      // them while it finds the limit must not pause the model (a fixed cap counts them, as before).
+      const throttled = adaptive && report?.status === 429;
+      const told: AttemptOutcome = throttled && outcome !== "success" ? "aborted" : outcome;
+      if (pool) pool.finish(replica!, told);
+      else if (told === "success") breaker.success();
+      else if (told !== "aborted") breaker.failure(told.failure);
+      admission.release(ticket, outcome === "success", outcome === "aborted" ? undefined : report);
+    };
+    return replica === undefined ? release : Object.assign(release, { replica });
   }
 
   settle(key: string, result: Settled): void {

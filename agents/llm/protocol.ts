@@ -6,6 +6,7 @@
 import { isBazaarBug } from "../../environments/kernel/errors.ts";
 import { encodeFailure, type FailureRecord, failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Message } from "../../environments/kernel/types.ts";
+import type { AttemptReport } from "./adaptive.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import { type AttemptOutcome, type CallEvents, type Settled, settledError } from "./gate.ts";
@@ -50,7 +51,8 @@ export type FromWorker =
       /** The replica of an endpoint pool the last attempt went to (a retry prefers another). */
       avoid?: number;
     }
-  | { t: "release"; grant: number; outcome: AttemptOutcome }
+  /** An attempt is over: how it went and what the worker saw of it (for the endpoint's limiter). */
+  | { t: "release"; grant: number; outcome: AttemptOutcome; report?: AttemptReport }
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
 

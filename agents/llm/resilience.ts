@@ -106,15 +106,30 @@ export interface Classified {
   origin: "server" | "network" | "client";
   /** What failed in a few words, where it has its own (a 2xx that is not a chat completion). */
   label?: string;
+  /** A 429 saying the account's quota is spent (`insufficient_quota`): the run's configuration. */
+  noQuota?: true;
 }
 
 /** The first `status` on the error or its causes (LangChain wraps a context overflow's 400). */
-function statusIn(err: unknown): { status: number; headers: unknown; message: string } | undefined {
+function statusIn(
+  err: unknown,
+): { status: number; headers: unknown; message: string; code?: string } | undefined {
   let e: unknown = err;
   for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
-    const x = e as { status?: unknown; headers?: unknown; message?: unknown; cause?: unknown };
+    const x = e as {
+      status?: unknown;
+      headers?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      code?: unknown;
+    };
     if (typeof x.status === "number")
-      return { status: x.status, headers: x.headers, message: String(x.message ?? "") };
+      return {
+        status: x.status,
+        headers: x.headers,
+        message: String(x.message ?? ""),
+        ...(typeof x.code === "string" ? { code: x.code } : {}),
+      };
     e = x.cause;
   }
   return undefined;
@@ -155,10 +170,13 @@ export function classifyError(err: unknown): Classified {
       retryAfterRaw !== undefined && Number.isFinite(Number(retryAfterRaw))
         ? Number(retryAfterRaw)
         : undefined;
-    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    // A 429 that says the account has no quota left is no rate limit: waiting does not clear it.
+    const noQuota = status === 429 && answered.code === "insufficient_quota";
+    const retryable = status === 408 || status === 409 || (status === 429 && !noQuota) || status >= 500;
     return {
       retryable,
       status,
+      ...(noQuota ? { noQuota } : {}),
       retryAfterSeconds: retryAfter,
       summary: `HTTP ${status}: ${message}`,
       origin: "server",

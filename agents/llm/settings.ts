@@ -32,8 +32,13 @@ export const LlmSettingsSchema = z.object({
   maxRetries: z.number().int().nonnegative().default(5),
   requestsPerMinute: z.number().positive().default(Number.POSITIVE_INFINITY),
   tokensPerMinute: z.number().positive().default(Number.POSITIVE_INFINITY),
-  /** Requests in flight to this model at once, across every agent that uses it. */
+  /**
+   * Requests in flight to this model at once, across every agent that uses it: the ceiling of the
+   * adaptive limiter (`adaptive.ts`), or the fixed cap without it.
+   */
   concurrency: z.number().int().positive().default(16),
+  /** Find the endpoint's concurrency and rate limit as the run goes (false: hold `concurrency`). */
+  adaptiveConcurrency: z.boolean().default(true),
   /** Consecutive failures that pause the model, and for how long. */
   breakerThreshold: z.number().int().positive().default(8),
   breakerCooldownMs: z.number().int().nonnegative().default(30_000),

@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { parentPort } from "node:worker_threads";
+import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import type { AttemptOutcome, CallGate, Grant, Settled } from "./gate.ts";
@@ -48,7 +49,11 @@ class RemoteGate implements CallGate {
     });
     // The replica the main thread's gate chose: this worker's client sends to it.
     const release = ({ grant, replica }: { grant: number; replica?: number }): Grant =>
-      Object.assign((outcome: AttemptOutcome) => post({ t: "release", grant, outcome }), { replica });
+      Object.assign(
+        (outcome: AttemptOutcome, report?: AttemptReport) =>
+          post({ t: "release", grant, outcome, ...(report ? { report } : {}) }),
+        { replica },
+      );
     if (!signal) return release(await granted);
     // Stopped while waiting: stop waiting now, and hand the slot back whenever it comes.
     return new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@
 import type { Worker } from "node:worker_threads";
 import { startModuleWorker } from "../../environments/kernel/module-worker.ts";
 import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../environments/kernel/types.ts";
+import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
 import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
@@ -36,7 +37,7 @@ export class LlmWorkerPool {
   private readonly agents = new Map<LlmAgent, number>();
   private readonly byId = new Map<number, LlmAgent>();
   private readonly turns = new Map<number, PendingTurn>();
-  private readonly grants = new Map<number, (o: AttemptOutcome) => void>();
+  private readonly grants = new Map<number, (o: AttemptOutcome, r?: AttemptReport) => void>();
   private readonly sessions = new Map<number, AbortSignal | undefined>();
   /** Turns still running in a worker, per session (a stopped run's proxies do not wait for them). */
   private readonly running = new Map<number, number>();
@@ -126,7 +127,7 @@ export class LlmWorkerPool {
         return;
       }
       case "release":
-        this.grants.get(m.grant)?.(m.outcome);
+        this.grants.get(m.grant)?.(m.outcome, m.report);
         this.grants.delete(m.grant);
         return;
       case "settle":

@@ -8,6 +8,8 @@
  *   GET  /v1/models/<id>         one of them, or 404
  *   POST /v1/chat/completions    a text reply or a `choose` tool call, OpenAI wire format
  *   GET  /_sim/stats             the SimStats counters as JSON
+ *   GET  /_sim/limits            the rate limit now (`limits.ts`)
+ *   POST /_sim/limits            changes it: {"rpm": 300, "tpm": null, "burstSeconds": 1, "headers": false}
  *   /v1/files, /v1/batches       the batch API over the same models (`batches.ts`)
  *
  * The Authorization header is ignored unless the server was started with a key (`apiKey`); nothing
@@ -20,7 +22,9 @@ import { createBatchApi } from "./batches.ts";
 import { SimModels } from "./decide.ts";
 import { DIALECTS, inDialect, lazyToolCall } from "./dialects.ts";
 import { type Fault, FaultStream } from "./faults.ts";
-import { isProblem, type RequestProblem, readChatRequest } from "./request.ts";
+import { parseLimitsChange, RateLimits } from "./limits.ts";
+import { PromptCache } from "./prompt-cache.ts";
+import { isProblem, messageText, type RequestProblem, readChatRequest } from "./request.ts";
 import {
   NO_FAULTS,
   SIM_OUTCOMES,
@@ -29,7 +33,7 @@ import {
   type SimServerOptions,
   type SimStats,
 } from "./types.ts";
-import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS } from "./wire.ts";
+import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS, tokens } from "./wire.ts";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The body of bazaar's preflight probe (agents/llm/preflight.ts): one "ping", one token. */
@@ -64,6 +68,11 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   const timeoutMs = nonNegative("timeoutMs", options.timeoutMs ?? 30_000);
   const retryAfter = String(nonNegative("retryAfterSeconds", options.retryAfterSeconds ?? 1));
   const seed = String(options.seed ?? 0);
+  const latencyKnee = options.latencyKnee;
+  if (latencyKnee !== undefined && !(latencyKnee >= 1))
+    throw new RangeError(`serve-sim: latencyKnee must be ≥ 1, got ${latencyKnee}`);
+  const limits = new RateLimits(options.limits);
+  const promptCache = options.promptCache ? new PromptCache() : null;
   const faults = new FaultStream({ ...NO_FAULTS, ...options.faults }, seed);
   const dialect = options.dialect ?? "openai";
   if (!DIALECTS.includes(dialect)) throw new RangeError(`serve-sim: unknown dialect ${dialect}`);
@@ -130,7 +139,9 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     body: string,
     headers?: Record<string, string>,
   ): void {
-    if (latencyMs > 0) later(res, latencyMs, () => write(res, status, body, headers));
+    // Past the knee, as a server with that many slots: the latency grows with the requests in flight.
+    const ms = latencyKnee === undefined ? latencyMs : latencyMs * Math.max(1, counts.inFlight / latencyKnee);
+    if (ms > 0) later(res, ms, () => write(res, status, body, headers));
     else write(res, status, body, headers);
   }
 
@@ -177,6 +188,26 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       if (request.messages.some((m) => m.role === "tool"))
         counts.sent.tool_results = (counts.sent.tool_results ?? 0) + 1;
     }
+    // The rate limit counts what OpenAI counts: the request, and its prompt plus the answer it may have.
+    let rateHeaders: Record<string, string> | undefined;
+    if (!probe && limits.active) {
+      const promptChars = request.messages.reduce((a, m) => a + messageText(m).length, 0);
+      const admitted = limits.admit(
+        tokens(promptChars + request.toolChars) + (request.maxTokens ?? 0),
+        request.model,
+      );
+      if (!admitted.ok) {
+        counts.byOutcome.limited++;
+        // At once, as providers refuse: a refused request costs the server no inference.
+        return write(
+          res,
+          429,
+          errorBody(problem(429, admitted.message, admitted.kind, "rate_limit_exceeded")),
+          admitted.headers,
+        );
+      }
+      rateHeaders = admitted.headers;
+    }
     if (!probe && isDropped(text)) {
       counts.byOutcome.dropped++;
       const message = "The server had an error while processing your request (a request serve-sim drops).";
@@ -216,12 +247,14 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       toolChars: request.toolChars,
       offFormat,
       maxTokens: request.maxTokens,
+      cachedPromptChars:
+        promptCache && !probe ? promptCache.cachedChars(request.model, request.messages) : null,
     });
     out = inDialect(dialect, out);
     // A strict prefix of a JSON object is never valid JSON.
     if (fault === "malformed") out = out.slice(0, Math.floor(out.length / 2));
     if (!probe) counts.byOutcome[fault ?? "ok"]++;
-    send(res, 200, out);
+    send(res, 200, out, rateHeaders);
   }
 
   function onCompletion(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -267,6 +300,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     // llama-server checks the key on completions, not on its model list.
     const open =
       path === "/_sim/stats" ||
+      path === "/_sim/limits" ||
       (dialect === "llamacpp" && req.method === "GET" && path.startsWith("/v1/models"));
     if (!authorized(req) && !open) {
       req.resume();
@@ -275,6 +309,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       return send(res, 401, errorBody(problem(401, message, "invalid_request_error", "invalid_api_key")));
     }
     if (req.method === "POST" && path === "/v1/chat/completions") return onCompletion(req, res);
+    if (path === "/_sim/limits" && (req.method === "GET" || req.method === "POST")) return onLimits(req, res);
     if (batchApi.handle(req, res, path, q < 0 ? "" : url.slice(q + 1))) return;
     req.resume(); // drain any body so the connection can be reused
     if (req.method === "GET" && path === "/v1/models") return send(res, 200, modelsBody);
@@ -292,6 +327,33 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     if (req.method === "GET" && path === "/_sim/stats") return write(res, 200, JSON.stringify(snapshot()));
     const message = `serve-sim has no endpoint ${req.method ?? "?"} ${path}`;
     send(res, 404, errorBody(problem(404, message, "invalid_request_error", "unknown_url")));
+  }
+
+  /** `GET /_sim/limits` says the rate limit; `POST` changes it (a JSON body of `SimLimitsChange`). */
+  function onLimits(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (req.method === "GET") {
+      req.resume();
+      write(res, 200, JSON.stringify(limits.get()));
+      return;
+    }
+    let text = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      if (text.length < 10_000) text += chunk;
+    });
+    req.on("end", () => {
+      const change = parseLimitsChange(text);
+      let refused = typeof change === "string" ? change : null;
+      if (typeof change !== "string") {
+        try {
+          limits.set(change);
+        } catch (err) {
+          refused = (err as Error).message;
+        }
+      }
+      if (refused !== null) write(res, 400, errorBody(problem(400, refused, "invalid_request_error", null)));
+      else write(res, 200, JSON.stringify(limits.get()));
+    });
   }
 
   function snapshot(): SimStats {
@@ -322,6 +384,8 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     port,
     models: [...models.names],
     stats: snapshot,
+    limits: () => limits.get(),
+    setLimits: (change) => limits.set(change),
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -1,5 +1,6 @@
 import type { SimBatchOptions, SimBatchStats } from "./batches.ts";
 import type { Dialect } from "./dialects.ts";
+import type { SimLimits, SimLimitsChange } from "./limits.ts";
 
 /**
  * Public types of the simulated model server: its options, its counters, and the handle a caller
@@ -57,9 +58,27 @@ export interface SimServerOptions {
   seed?: number | string;
   /** The batch API's completion delay and faults (`batches.ts`). */
   batch?: SimBatchOptions;
+  /**
+   * A rate limit (`limits.ts`): requests and tokens a minute as token buckets, answered 429 with
+   * OpenAI's `x-ratelimit-*` and `retry-after` headers (or none, `headers: false`) beyond them.
+   */
+  limits?: SimLimits;
+  /**
+   * Latency that grows with load, as on a server with this many slots: with more requests in
+   * flight than this, `latencyMs` is multiplied by their number over it. Absent: a fixed latency.
+   */
+  latencyKnee?: number;
+  /**
+   * Report prompt-cache hits as a provider does (`usage.prompt_tokens_details.cached_tokens`): the
+   * tokens of the longest run of leading messages an earlier request already sent.
+   */
+  promptCache?: boolean;
 }
 
-/** How a chat-completion request ended. `bad-request` is a 400/404 the request itself earned. */
+/**
+ * How a chat-completion request ended. `bad-request` is a 400/404 the request itself earned;
+ * `limited` a 429 of the rate limit (`limits`), `429` an injected one.
+ */
 export const SIM_OUTCOMES = [
   "ok",
   "429",
@@ -70,6 +89,7 @@ export const SIM_OUTCOMES = [
   "bad-request",
   "dropped",
   "unauthorized",
+  "limited",
 ] as const;
 export type SimOutcome = (typeof SIM_OUTCOMES)[number];
 
@@ -104,4 +124,7 @@ export interface SimServer {
   close(): Promise<void>;
   /** A snapshot of the counters. */
   stats(): SimStats;
+  /** The rate limit now, and a change of it (as `POST /_sim/limits` does). */
+  limits(): { rpm: number | null; tpm: number | null; burstSeconds: number; headers: boolean };
+  setLimits(change: SimLimitsChange): void;
 }

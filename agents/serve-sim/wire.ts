@@ -149,6 +149,8 @@ export interface CompletionInput {
    * `finish_reason` "length", as a model server stops generating at the cap.
    */
   maxTokens: number | null;
+  /** Prompt characters a provider's prompt cache would have held (`prompt-cache.ts`); null: not said. */
+  cachedPromptChars?: number | null;
 }
 
 /** A text choice stopped at `maxTokens` (≈ 4 characters a token, as `tokens` counts them). */
@@ -191,6 +193,13 @@ export function completionBody(c: CompletionInput): string {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
+      ...(c.cachedPromptChars === undefined || c.cachedPromptChars === null
+        ? {}
+        : {
+            prompt_tokens_details: {
+              cached_tokens: Math.min(promptTokens, Math.floor(c.cachedPromptChars / 4)),
+            },
+          }),
     },
     system_fingerprint: "fp_bazaar_sim",
   });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DIALECTS } from "../../agents/serve-sim/dialects.ts";
 import { type SimServer, startSimServer } from "../../agents/serve-sim/index.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import { choiceOf, nonNegativeInt, parseOption } from "../options.ts";
+import { choiceOf, nonNegativeInt, parseOption, positiveInt } from "../options.ts";
 import type { Output } from "../output.ts";
 
 export interface ServeSimFlags {
@@ -21,6 +21,13 @@ export interface ServeSimFlags {
   dialect: string;
   dropAttempts: string;
   apiKey?: string;
+  /** The rate limit (`--limit-*`, `--no-rate-headers`), latency under load, the prompt cache. */
+  limitRpm?: string;
+  limitTpm?: string;
+  limitBurstSeconds?: string;
+  rateHeaders?: boolean;
+  latencyKnee?: string;
+  promptCache?: boolean;
   /** The batch API's flags (absent: no delay, no faults). */
   batchDelayMs?: string;
   batchFailRate?: string;
@@ -44,6 +51,23 @@ function ordinals(raw: string | undefined): number[] {
   return raw
     .split(",")
     .map((part) => parseOption("batch-expire", z.coerce.number().int().min(1), part.trim()));
+}
+
+const perMinute = z.coerce
+  .number({ error: "expected a number" })
+  .refine(Number.isFinite, "expected a number")
+  .pipe(z.number().positive("expected a number above 0"));
+
+/** `--limit-rpm`, `--limit-tpm` and the rest: the server's rate limit (none without a limit). */
+function limitsOf(o: ServeSimFlags) {
+  const rpm = o.limitRpm === undefined ? undefined : parseOption("limit-rpm", perMinute, o.limitRpm);
+  const tpm = o.limitTpm === undefined ? undefined : parseOption("limit-tpm", perMinute, o.limitTpm);
+  return {
+    ...(rpm === undefined ? {} : { rpm }),
+    ...(tpm === undefined ? {} : { tpm }),
+    burstSeconds: parseOption("limit-burst-seconds", perMinute, o.limitBurstSeconds ?? "1"),
+    headers: o.rateHeaders !== false,
+  };
 }
 
 function seedValue(raw: string): number | string {
@@ -77,6 +101,11 @@ export function serveSimOptions(o: ServeSimFlags) {
     },
     ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
     dialect: parseOption("dialect", choiceOf(DIALECTS), o.dialect),
+    limits: limitsOf(o),
+    ...(o.latencyKnee === undefined
+      ? {}
+      : { latencyKnee: parseOption("latency-knee", positiveInt, o.latencyKnee) }),
+    promptCache: o.promptCache === true,
     batch: {
       delayMs: parseOption("batch-delay-ms", nonNegativeInt, o.batchDelayMs ?? "0"),
       failRate: parseOption("batch-fail-rate", rate, o.batchFailRate ?? "0"),
@@ -110,6 +139,11 @@ export async function runServeSim(o: ServeSimFlags, out: Output, stop: AbortSign
     throw err;
   }
   out.log(`serve-sim listening on ${server.url} (models: ${server.models.join(", ")})`);
+  const l = server.limits();
+  if (l.rpm !== null || l.tpm !== null)
+    out.error(
+      `rate limit: ${[l.rpm === null ? "" : `${l.rpm} requests`, l.tpm === null ? "" : `${l.tpm} tokens`].filter(Boolean).join(", ")} a minute${l.headers ? "" : ", not said in headers"} (GET/POST ${server.url.replace(/\/v1$/, "")}/_sim/limits)`,
+    );
   if (!stop.aborted)
     await new Promise<void>((resolve) => stop.addEventListener("abort", () => resolve(), { once: true }));
   await server.close();

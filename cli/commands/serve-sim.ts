@@ -30,6 +30,31 @@ export function registerServeSim(program: Command, out: Output): void {
       `answer with a server's documented quirks: ${DIALECTS.join(", ")} (tool calls as text, reasoning_content, usage missing, object arguments, finish_reason variants)`,
       "openai",
     )
+    .option(
+      "--limit-rpm <n>",
+      "a rate limit: requests a minute, as a token bucket; beyond it 429 with OpenAI's x-ratelimit-* and retry-after headers (POST /_sim/limits changes it while serving)",
+    )
+    .option(
+      "--limit-tpm <n>",
+      "a rate limit in tokens a minute (the prompt, about 4 characters a token, plus max_tokens)",
+    )
+    .option(
+      "--limit-burst-seconds <s>",
+      "seconds of the limit a bucket holds (600 a minute: 10 at once)",
+      "1",
+    )
+    .option(
+      "--no-rate-headers",
+      "say nothing of the limit: no x-ratelimit-* headers, no retry-after on its 429s",
+    )
+    .option(
+      "--latency-knee <n>",
+      "latency that grows with load: with more than n requests in flight, --latency-ms times their number over n",
+    )
+    .option(
+      "--prompt-cache",
+      "report prompt-cache hits (usage.prompt_tokens_details.cached_tokens) for repeated message prefixes",
+    )
     .option("--batch-delay-ms <n>", "batch API: time from creating a batch to its lines being answered", "0")
     .option(
       "--batch-fail-rate <p>",

@@ -133,7 +133,9 @@ describe("ReplicaPool", () => {
 describe("LocalGate over a pool", () => {
   it("grants the replica it chose, spreads requests in flight, and a retry's grant avoids the last replica", async () => {
     const u = urls(3);
-    const gate = new LocalGate(settings({ baseURL: u[0], replicas: u, concurrency: 2 }), undefined, {});
+    // The fixed cap: an adaptive one starts below it (its window is tested in limiter.test.ts).
+    const s = settings({ baseURL: u[0], replicas: u, concurrency: 2, adaptiveConcurrency: false });
+    const gate = new LocalGate(s, undefined, {});
     const grants = await Promise.all([0, 1, 2, 3, 4, 5].map(() => gate.acquire(0)));
     const per = [0, 0, 0];
     for (const g of grants) per[g.replica!]!++;

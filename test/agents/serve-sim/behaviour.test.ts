@@ -161,7 +161,7 @@ describe("serve-sim fault injection", () => {
     const stats = faulty.stats();
     expect(stats.requests).toBe(1000);
     expect(stats.byModel["sim-steep"]).toBe(1000);
-    expect(stats.byOutcome).toEqual({ ...seen, "bad-request": 0, dropped: 0, unauthorized: 0 });
+    expect(stats.byOutcome).toEqual({ ...seen, "bad-request": 0, dropped: 0, unauthorized: 0, limited: 0 });
     expect(stats.maxInFlight).toBeGreaterThan(1);
     await expect.poll(() => faulty.stats().inFlight).toBe(0);
   });
