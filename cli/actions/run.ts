@@ -300,10 +300,19 @@ export async function runEnvironment(
       ...(serve ? { admit: serve.admit } : {}),
       runner,
     });
+    // A line per look on a terminal, so a long --until run shows how near its targets are (nothing
+    // on a pipe or under --json or --watch: the summary says where it stopped).
+    const lookNote =
+      !o.json && !o.watch && process.stderr.isTTY
+        ? (line: string) => {
+            progress.end();
+            out.error(line);
+          }
+        : undefined;
     // A run that stops itself plays its design's units in blocks (environments/runner/sequential.ts).
     const execute = (): Promise<RunResult | SequentialResult> =>
       until
-        ? executeSequential(plan, store, options(), until.rule(store))
+        ? executeSequential(plan, store, options(), until.rule(store, lookNote))
         : executeRun(plan, store, options());
     if (serve) {
       const target = Math.min(plan.total, limit ?? plan.total);

@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { resolveChoiceAgent } from "../../agents/registry.ts";
 import { scoreSession } from "../../analysis/bargain/session.ts";
 import { binaryDesign, DEFAULT_CONVENTION } from "../../analysis/choice/index.ts";
 import { choiceTrialsFromRecords } from "../../analysis/choice/records.ts";
@@ -17,7 +18,13 @@ import { fitBinaryLogit } from "../../analysis/logit/index.ts";
 import { shopEpisodesFromRecords } from "../../analysis/shop/records.ts";
 import { normalQuantile, tQuantile } from "../../analysis/stats/distributions.ts";
 import { MIN_DESIGN_EFFECT, wilsonInterval } from "../../analysis/stats/sequential.ts";
+import { untilRun } from "../../cli/run/until-rule.ts";
+import { DEFAULT_HOTEL_POOL } from "../../datasets/hotels/index.ts";
+import { buildChoiceTasks } from "../../environments/choice/design.ts";
+import { choiceEnvironment } from "../../environments/choice/environment.ts";
+import { planRun } from "../../environments/runner/plan.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
+import { executeSequential } from "../../environments/runner/sequential.ts";
 import { Store } from "../../environments/store/index.ts";
 import { runInProcess, tempDir } from "../helpers/cli.ts";
 import { storedTrials } from "../helpers/store.ts";
@@ -373,6 +380,40 @@ describe("shop and bargaining targets against their analyses", () => {
       const se = Math.sqrt(x.reduce((s, v) => s + (v - m) ** 2, 0) / (x.length - 1) / x.length);
       expect(row("snp").halfWidth).toBeCloseTo(tQuantile(0.975, x.length - 1) * se * design, 9);
     }
+  });
+});
+
+describe("a line per look", () => {
+  it("says each target's half-width now against the one asked, and which agents stop", async () => {
+    const design = { pairs: 60, triples: 0, fives: 0, seed: 3 };
+    const plan = planRun({
+      env: choiceEnvironment,
+      settings: { maxReasks: 1 },
+      tasks: buildChoiceTasks(design, DEFAULT_HOTEL_POOL),
+      agents: ["sim:steep", "sim:locked"].map((a) => resolveChoiceAgent(a)),
+      replicates: 1,
+      design,
+    });
+    const until = (await untilRun(plan, ["beta-lnp±3,first-shown±9pts"]))!;
+    const store = Store.open(path.join(tempDir(), "looks.db"), { create: true });
+    const lines: string[] = [];
+    const result = await executeSequential(
+      plan,
+      store,
+      { concurrency: 4 },
+      until.rule(store, (l) => lines.push(l)),
+    );
+    store.close();
+    expect(lines).toHaveLength(result.looks);
+    expect(lines[0]).toMatch(
+      /^look 1\/\d+: sim:steep: beta-lnp (–|±[\d.]+) → ±3, first-shown ±[\d.]+pts → ±9pts · sim:locked: /,
+    );
+    // The locked shopper's β ln p does not apply; it stops at its look and is not looked at after.
+    const locked = result.agents[1]!.stoppedAt!;
+    expect(lines[locked]).toMatch(
+      /sim:locked: beta-lnp n\/a → ±3, first-shown ±[\d.]+pts → ±9pts \(stops here\)$/,
+    );
+    expect(lines.slice(locked + 1).every((l) => !l.includes("sim:locked"))).toBe(true);
   });
 });
 
