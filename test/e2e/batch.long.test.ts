@@ -255,7 +255,7 @@ describe("batch calls at batch rates", () => {
     const [h] = JSON.parse(half.stdout) as { usageByAgent: { costUsd: number }[] }[];
     expect(h!.usageByAgent[0]!.costUsd).toBeCloseTo(liveCost / 2, 12);
     const text = await runCli(["runs", "--prices", "prices.json"], { cwd });
-    expect(text.stdout).toMatch(/batch calls +cached/);
+    expect(text.stdout).toMatch(/batch calls +resp\. cache/);
   });
 });
 
