@@ -30,6 +30,8 @@ import { costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import type { CommonRunOptions, EnvironmentCli } from "../run/index.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
+import { endpointSummaryLine } from "../tui/endpoints.ts";
+import { endpointsOfRun } from "../tui/live/run-endpoints.ts";
 import { type RunView, startRunView } from "../tui/live/run-view.ts";
 import { spentLines } from "../tui/spent.ts";
 import { causeLines, leftLine, notesOf, type RunNotes } from "./failure-lines.ts";
@@ -262,6 +264,8 @@ export async function runEnvironment(
   if (observer?.signal?.aborted) controller.abort();
   observer?.signal?.addEventListener("abort", onSigint, { once: true });
   const progress = new ProgressLine();
+  // The run's model endpoints and their limiters, polled like the runner's counts (none in a batch run).
+  const endpoints = batching ? null : endpointsOfRun(plan.agents);
   // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
   view = o.watch
     ? await startRunView({
@@ -272,6 +276,7 @@ export async function runEnvironment(
         stdin: process.stdin,
         log: (line) => out.error(line),
         costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
+        ...(endpoints ? { endpoints } : {}),
         onStop: () => controller.abort(),
       })
     : null;
@@ -342,6 +347,7 @@ export async function runEnvironment(
     const notes = notesOf(store, plan.runId);
     // Tokens and dollars of the whole run, per LLM agent (cli/actions/runs.ts, as `bazaar runs`).
     const spent = spentByAgent(store, plan.runId, prices);
+    const limits = (endpoints?.() ?? []).filter((e) => e.requests > 0);
     if (o.json)
       printJson(out, {
         ...result,
@@ -349,6 +355,7 @@ export async function runEnvironment(
         retries,
         ...(batched ? { batch: batched.json } : {}),
         spent: { ...runSpent(spent, prices !== undefined), agents: spent },
+        ...(limits.length > 0 ? { endpoints: limits } : {}),
         ...(until && "agents" in result ? { until: until.json(result) } : {}),
         total: plan.total,
         store: shownStore(o.store),
@@ -362,6 +369,7 @@ export async function runEnvironment(
       // Endpoint pools (--base-url a,b,c): one line per replica (agents/llm/pool/summary.ts).
       for (const line of poolSummaryLines(plan.agents)) out.log(line);
       for (const line of spentLines(spent, prices !== undefined)) out.log(line);
+      for (const e of limits) out.log(endpointSummaryLine(e));
       for (const line of batched?.lines ?? []) out.log(line);
       if (ending) {
         out.log("");
