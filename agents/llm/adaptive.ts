@@ -14,9 +14,9 @@
  * - **A pace** (requests a second), for the provider's rate limit, which no window finds: 64 in
  *   flight at 200 ms is 320 requests a second, and a limit of 600 a minute is 10. Where the server
  *   says its limit in OpenAI's `x-ratelimit-*` headers, the limiter keeps a copy of the server's
- *   bucket — re-anchored at every answer on what the server said remained, less what was sent
- *   since — refilled at 97% of the stated rate, and sends only while the copy holds a request (and
- *   the tokens estimated for it) with one to spare; a 429 with `retry-after` holds every request
+ *   bucket — re-anchored at every answer on what the server said remained, less every request
+ *   still out — refilled at 97% of the stated rate, and sends only while the copy holds a request
+ *   (and the tokens estimated for it) with one to spare; a 429 with `retry-after` holds every request
  *   until then. Where the server says nothing, a 429 sets the pace to 90% of the rate the server
  *   admitted over the last second (what got through is the limit, as BBR takes the delivery rate
  *   for the bottleneck), at most once a second and only for requests sent after the last cut; while
@@ -42,8 +42,8 @@ export interface Ticket {
   /** Requests let through before it, plus one. */
   readonly seq: number;
   readonly sentAt: number;
-  /** Estimated tokens let through up to and including it. */
-  readonly tokensThrough: number;
+  /** Its estimated tokens. */
+  readonly tokens: number;
   /** Requests in flight when it went (counted with it). */
   readonly inFlightAtSend: number;
 }
@@ -81,14 +81,10 @@ interface Mirror {
   perMinute: number;
   /** Most units the bucket holds (`remaining + reset × rate`: a minute's worth on OpenAI). */
   capacity: number;
-  /** What the server said remained when it counted the anchor request. */
+  /** What the server said remained, in the last answer that came. */
   remaining: number;
-  /** When it counted it (the anchor request's send time). */
+  /** When that answer came (the server counted its request then or before). */
   at: number;
-  /** Units let through up to and including the anchor request (`seq` or `tokensThrough`). */
-  through: number;
-  /** The anchor request's seq: a later answer re-anchors only if its request is newer. */
-  seq: number;
 }
 
 /** Short latency average: about the last five answers. */
@@ -176,8 +172,9 @@ export class AdaptiveLimiter {
   readonly adaptive: boolean;
   private w: number;
   private inFlightNow = 0;
+  /** Estimated tokens of the requests in flight. */
+  private openTokens = 0;
   private seq = 0;
-  private tokensThrough = 0;
   private sent = 0;
   private throttled = 0;
 
@@ -237,16 +234,22 @@ export class AdaptiveLimiter {
     return now - this.headersAt < HEADERS_FRESH_MS;
   }
 
-  /** Units the copy of the server's bucket holds now (refilled at a share of the stated rate). */
-  private static available(m: Mirror, now: number, through: number): number {
+  /**
+   * Units the copy of the server's bucket holds now: what the last answer said remained, refilled
+   * at a share of the stated rate since, less every unit still out — each request in flight is
+   * taken as not yet counted by the server. Requests overtake one another on the way (a busy
+   * client sends some late, a new connection is slower), so no other rule is safe; in a steady
+   * state it costs only the bucket's headroom, not its rate.
+   */
+  private static available(m: Mirror, now: number, out: number): number {
     const refill = (Math.max(0, now - m.at) * m.perMinute * HEADER_RATE_SHARE) / 60_000;
-    return Math.min(m.capacity, m.remaining + refill) - (through - m.through);
+    return Math.min(m.capacity, m.remaining + refill) - out;
   }
 
   /** Milliseconds until the copy holds `need` units (0: now). */
-  private static waitFor(m: Mirror, need: number, now: number, through: number): number {
+  private static waitFor(m: Mirror, need: number, now: number, out: number): number {
     const want = Math.min(need, m.capacity);
-    const short = want - AdaptiveLimiter.available(m, now, through);
+    const short = want - AdaptiveLimiter.available(m, now, out);
     if (short <= 0) return 0;
     return Math.ceil((short * 60_000) / (m.perMinute * HEADER_RATE_SHARE));
   }
@@ -261,11 +264,11 @@ export class AdaptiveLimiter {
     let until = Math.max(this.holdUntil, 0);
     if (this.headersFresh(now)) {
       const r = this.requestsMirror;
-      // One request to spare: the copy lags the server by the requests on the way.
-      if (r) until = Math.max(until, now + AdaptiveLimiter.waitFor(r, 2, now, this.seq));
       const t = this.tokensMirror;
+      // This request and one to spare.
+      if (r) until = Math.max(until, now + AdaptiveLimiter.waitFor(r, 2, now, this.inFlightNow));
       if (t && tokens > 0)
-        until = Math.max(until, now + AdaptiveLimiter.waitFor(t, tokens, now, this.tokensThrough));
+        until = Math.max(until, now + AdaptiveLimiter.waitFor(t, tokens, now, this.openTokens));
     } else if (Number.isFinite(this.pace)) {
       if (this.nextAt > now) this.pacedAt = now;
       until = Math.max(until, this.nextAt);
@@ -278,12 +281,12 @@ export class AdaptiveLimiter {
     this.inFlightNow++;
     this.sent++;
     this.seq++;
-    this.tokensThrough += tokens;
+    this.openTokens += tokens;
     if (Number.isFinite(this.pace)) this.nextAt = Math.max(this.nextAt, now) + 1 / this.pace;
     return {
       seq: this.seq,
       sentAt: now,
-      tokensThrough: this.tokensThrough,
+      tokens,
       inFlightAtSend: this.inFlightNow,
     };
   }
@@ -294,6 +297,7 @@ export class AdaptiveLimiter {
    */
   done(ticket: Ticket, ok: boolean, report: AttemptReport | undefined, now: number): void {
     this.inFlightNow = Math.max(0, this.inFlightNow - 1);
+    this.openTokens = Math.max(0, this.openTokens - ticket.tokens);
     if (!report) return;
     const limited = report.status === 429;
     if (limited) this.throttled++;
@@ -301,7 +305,7 @@ export class AdaptiveLimiter {
       if (ok) this.latency(report.latencyMs);
       return;
     }
-    if (report.limits) this.heard(ticket, report.limits, now);
+    if (report.limits) this.heard(report.limits, now);
     else if (ok && this.headersFresh(now)) {
       // An answer without them: the server no longer says its limit (a copy of its bucket that
       // nothing re-anchors would hold every later request back a little more).
@@ -328,17 +332,15 @@ export class AdaptiveLimiter {
     this.raise(now);
   }
 
-  /** The server's headers: re-anchor the copies of its buckets on the freshest answer. */
-  private heard(ticket: Ticket, l: RateLimitInfo, now: number): void {
+  /** The server's headers: the copies of its buckets start again from the answer that just came. */
+  private heard(l: RateLimitInfo, now: number): void {
     const mirror = (
       old: Mirror | null,
       limit: number | undefined,
       remaining: number | undefined,
       resetMs: number | undefined,
-      through: number,
     ): Mirror | null => {
       if (limit === undefined || limit <= 0 || remaining === undefined) return old;
-      if (old && old.seq > ticket.seq) return old;
       // The bucket's size: what remains plus what refills until it is full again.
       const capacity =
         resetMs === undefined ? Math.max(limit / 60, remaining) : remaining + (resetMs * limit) / 60_000;
@@ -346,25 +348,13 @@ export class AdaptiveLimiter {
         perMinute: limit,
         capacity: Math.max(1, capacity),
         remaining,
-        at: ticket.sentAt,
-        through,
-        seq: ticket.seq,
+        // Refilled from when the answer came, not when the request went: the server counted it
+        // somewhere between, and a busy client's request may have reached it late.
+        at: now,
       };
     };
-    const r = mirror(
-      this.requestsMirror,
-      l.limitRequests,
-      l.remainingRequests,
-      l.resetRequestsMs,
-      ticket.seq,
-    );
-    const t = mirror(
-      this.tokensMirror,
-      l.limitTokens,
-      l.remainingTokens,
-      l.resetTokensMs,
-      ticket.tokensThrough,
-    );
+    const r = mirror(this.requestsMirror, l.limitRequests, l.remainingRequests, l.resetRequestsMs);
+    const t = mirror(this.tokensMirror, l.limitTokens, l.remainingTokens, l.resetTokensMs);
     if (l.limitRequests !== undefined || l.limitTokens !== undefined) this.headersAt = now;
     this.requestsMirror = r;
     this.tokensMirror = t;

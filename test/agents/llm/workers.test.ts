@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryResponseCache } from "../../../agents/llm/cache.ts";
+import { endpointLimits } from "../../../agents/llm/gate.ts";
 import { autoWorkers, llmWorkerHost } from "../../../agents/llm/host.ts";
 import { workerPool } from "../../../agents/llm/workers.ts";
 import { type LlmContext, resolveChoiceAgent } from "../../../agents/registry.ts";
@@ -88,8 +89,11 @@ describe("executeRun with LLM agents in worker threads", () => {
       }
       expect(results[1]).toEqual(results[0]);
       expect(new Set(results[1]!.map((t) => t.seq)).size).toBe(tasks.length);
-      // Retries happen in the workers; the main thread's listener still hears of them.
+      // Retries happen in the workers; the main thread's listener still hears of them, and the
+      // endpoint's limiter (one for both runs) counted every 429 the server sent.
       expect(retries).toBeGreaterThan(0);
+      const limits = endpointLimits().find((e) => e.url === server.url)!;
+      expect(limits.throttled).toBe(server.stats().byOutcome["429"]);
     });
   });
 
