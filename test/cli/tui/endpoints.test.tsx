@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Dashboard } from "../../../cli/tui/components/Dashboard.tsx";
 import { type EndpointRow, endpointLines, endpointSummaryLine } from "../../../cli/tui/endpoints.ts";
 import { liveLayout } from "../../../cli/tui/live/LiveApp.tsx";
-import { plainEndpointLine } from "../../../cli/tui/plain.ts";
+import { plainAgentLine, plainEndpointLine } from "../../../cli/tui/plain.ts";
 import { DashboardState } from "../../../cli/tui/state/dashboard.ts";
-import { lines, widest } from "./fixtures.ts";
+import { lines, longBargainRecord, widest } from "./fixtures.ts";
 
 afterEach(() => cleanup());
 
@@ -89,5 +89,25 @@ describe("endpoints in the live view and the summary", () => {
     expect(endpointSummaryLine(FOUND)).toBe(
       "endpoint sim-steep at http://127.0.0.1:8787/v1: concurrency 16 at the end (adaptive, ceiling 64); limit 600 req/min, 150.0k tok/min (the server's headers); 1,234 requests, 3 answered 429 (0.2%)",
     );
+  });
+
+  it("sums an agent's prompt-cache hits from its trials (none counted before the field: no brackets)", () => {
+    const s = new DashboardState({
+      runId: "b",
+      env: "bargain",
+      target: 3,
+      agents: [{ agent: "og-narrator:openai:m vs rule:boulware", total: 3, storedBefore: 0 }],
+      startedAt: 0,
+      costOf: (_a, u) => (u.inputTokens - (u.cachedInputTokens ?? 0)) * 1e-6,
+    });
+    const r = longBargainRecord(4, 0);
+    const usage = r.usage as { inputTokens: number };
+    s.trial(0, r);
+    expect(plainAgentLine(s.snapshot(10).agents[0]!)).toContain("tokens 12.0k in / 800 out · cost $0.0120");
+    s.trial(0, { ...r, seq: 1, usage: { ...usage, cachedInputTokens: 2_000 } });
+    s.trial(0, { ...r, seq: 2, usage: { ...usage, cachedInputTokens: 1_000 } });
+    const a = s.snapshot(20).agents[0]!;
+    expect(a.usage).toMatchObject({ inputTokens: 36_000, cachedInputTokens: 3_000 });
+    expect(plainAgentLine(a)).toContain("tokens 36.0k in (3.0k cached) / 2.4k out · cost $0.0330");
   });
 });
