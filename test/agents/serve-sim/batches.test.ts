@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimServer, startSimServer } from "../../../agents/serve-sim/index.ts";
 import { serveSimOptions } from "../../../cli/actions/serve-sim.ts";
 import { UserError } from "../../../environments/kernel/errors.ts";
-import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post } from "./helpers.ts";
+import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post, SERVE_SIM_FLAGS } from "./helpers.ts";
 
 type Batch = Awaited<ReturnType<OpenAIClient["batches"]["retrieve"]>>;
 
@@ -308,22 +308,7 @@ describe("serve-sim's batch faults", () => {
 });
 
 describe("serve-sim's batch flags", () => {
-  const flags = {
-    port: "0",
-    host: "127.0.0.1",
-    latencyMs: "0",
-    rate429: "0",
-    rate500: "0",
-    rateTimeout: "0",
-    rateMalformed: "0",
-    rateOffFormat: "0",
-    timeoutMs: "30000",
-    retryAfter: "1",
-    seed: "0",
-    rateDrop: "0",
-    dropAttempts: "6",
-    dialect: "openai",
-  };
+  const flags = SERVE_SIM_FLAGS;
 
   it("reads delay, fail rate and the batches to expire", () => {
     expect(

@@ -117,3 +117,21 @@ export function chosenLetter(json: any): string | null {
   if (call) return (JSON.parse(call.function.arguments) as { option: string }).option;
   return typeof message?.content === "string" && /^[A-Z]$/.test(message.content) ? message.content : null;
 }
+
+/** `bazaar serve-sim`'s flags at their defaults, as commander hands them to the action. */
+export const SERVE_SIM_FLAGS = {
+  port: "0",
+  host: "127.0.0.1",
+  latencyMs: "0",
+  rate429: "0",
+  rate500: "0",
+  rateTimeout: "0",
+  rateMalformed: "0",
+  rateOffFormat: "0",
+  timeoutMs: "30000",
+  retryAfter: "1",
+  seed: "0",
+  rateDrop: "0",
+  dropAttempts: "6",
+  dialect: "openai",
+};

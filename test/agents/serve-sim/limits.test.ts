@@ -4,7 +4,7 @@ import { startSimServer } from "../../../agents/serve-sim/index.ts";
 import { RateLimits } from "../../../agents/serve-sim/limits.ts";
 import type { SimServer } from "../../../agents/serve-sim/types.ts";
 import { serveSimOptions } from "../../../cli/actions/serve-sim.ts";
-import { binaryTasks, messagesFor, post } from "./helpers.ts";
+import { binaryTasks, messagesFor, post, SERVE_SIM_FLAGS } from "./helpers.ts";
 
 const body = (model = "sim-steep") => ({
   model,
@@ -161,22 +161,7 @@ describe("serve-sim's rate limit at the wire", () => {
 });
 
 describe("serve-sim's limit flags", () => {
-  const flags = {
-    port: "0",
-    host: "127.0.0.1",
-    latencyMs: "0",
-    rate429: "0",
-    rate500: "0",
-    rateTimeout: "0",
-    rateMalformed: "0",
-    rateOffFormat: "0",
-    timeoutMs: "30000",
-    retryAfter: "1",
-    seed: "0",
-    rateDrop: "0",
-    dropAttempts: "6",
-    dialect: "openai",
-  };
+  const flags = SERVE_SIM_FLAGS;
 
   it("reads --limit-rpm, --limit-tpm, --limit-burst-seconds, --no-rate-headers, --latency-knee, --prompt-cache", () => {
     const o = serveSimOptions({

@@ -18,7 +18,7 @@ import { createRng } from "../../../environments/kernel/rng.ts";
 import type { Observation } from "../../../environments/kernel/types.ts";
 import { shopActionSchema } from "../../../environments/shop/actions.ts";
 import { buildShopTasks, type ShopView, shopMachine } from "../../../environments/shop/index.ts";
-import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post } from "./helpers.ts";
+import { binaryTasks, CHOOSE_TOOL_DEF, messagesFor, post, SERVE_SIM_FLAGS } from "./helpers.ts";
 
 let server: SimServer;
 const task = binaryTasks(3)[0]!;
@@ -249,22 +249,7 @@ describe("serve-sim wire format", () => {
 });
 
 describe("bazaar serve-sim command", () => {
-  const flags = {
-    port: "0",
-    host: "127.0.0.1",
-    latencyMs: "0",
-    rate429: "0",
-    rate500: "0",
-    rateTimeout: "0",
-    rateMalformed: "0",
-    rateOffFormat: "0",
-    timeoutMs: "30000",
-    retryAfter: "1",
-    seed: "0",
-    rateDrop: "0",
-    dropAttempts: "6",
-    dialect: "openai",
-  };
+  const flags = SERVE_SIM_FLAGS;
   function capture(): Output & { lines: string[]; errors: string[] } {
     const lines: string[] = [];
     const errors: string[] = [];
