@@ -2,29 +2,14 @@
  * A model endpoint's limiter as the live views and the run summary show it: requests in flight
  * against the window the adaptive limiter allows now, and the rate limit it found. Pure.
  */
+import type { EndpointLimits } from "../../agents/llm/gate.ts";
 import { count, tokens, wrap } from "./format.ts";
 
 /**
- * What the views read of an endpoint (the shape of `endpointLimits()` in agents/llm/gate.ts, kept
- * here so that the views depend on no model client).
+ * What the views read of an endpoint: `endpointLimits()`'s rows (agents/llm/gate.ts). A type only,
+ * so the views load no model client.
  */
-export interface EndpointRow {
-  model: string;
-  /** The base URL, or an endpoint pool's replicas joined by commas. */
-  url: string;
-  adaptive: boolean;
-  inFlight: number;
-  /** Requests it lets be in flight now (a fixed limiter: the ceiling). */
-  window: number;
-  /** `--model-concurrency` (times a pool's replicas). */
-  ceiling: number;
-  /** Requests a minute it paces to; null while only the window holds it. */
-  pacedPerMinute: number | null;
-  found: { requestsPerMinute?: number; tokensPerMinute?: number; source: "headers" | "429s" } | null;
-  requests: number;
-  throttled: number;
-  latencyMs: number | null;
-}
+export type EndpointRow = EndpointLimits;
 
 /** The rate limit found, in words: "600 req/min, 150k tok/min (the server's headers)". */
 function foundText(e: EndpointRow): string {
