@@ -208,6 +208,8 @@ export class AdaptiveLimiter {
     from: number;
     fromFound: number | null;
     ratioBefore: number;
+    /** Cut on fewer than 40 answers (a run's first second): no share before it to compare with. */
+    early: boolean;
     ok: number;
     limited: number;
   } | null = null;
@@ -416,11 +418,16 @@ export class AdaptiveLimiter {
         : Math.min(current, this.window / Math.max(1, this.shortMs)) / 2;
     // Judged against the share of 429s over the last 10 s, not the share that set the cut off: a
     // cut comes when that share is high, by chance too, and would then seem to have lowered it.
-    // Over fewer than 40 answers (a run's first second) the share that set it off is all there is.
     const whole = SLOTS * SLOT_MS;
-    const counted = this.limited.count(now, whole) + this.answered.count(now, whole);
-    const before = counted < 40 ? ratio : this.ratio(now, whole);
-    this.judging = { from: current, fromFound: this.foundPerMs, ratioBefore: before, ok: 0, limited: 0 };
+    const early = this.limited.count(now, whole) + this.answered.count(now, whole) < 40;
+    this.judging = {
+      from: current,
+      fromFound: this.foundPerMs,
+      ratioBefore: early ? ratio : this.ratio(now, whole),
+      early,
+      ok: 0,
+      limited: 0,
+    };
     this.pace = Math.max(1 / 10_000, CUT_SHARE * basis);
     this.foundPerMs = admitted > 0 ? admitted : this.pace;
     this.lastCutAt = now;
@@ -443,15 +450,11 @@ export class AdaptiveLimiter {
     const after = j.limited / (j.ok + j.limited);
     // Fewer 429s: the cut helped. Many more: it was too small (the next cut goes further). A few
     // (under 5%) are the overshoot of probing a limit, too few to be told from noise: the cut holds.
-    // Many (over a quarter) are a storm to answer, never noise.
-    if (
-      after < NOISE_FLOOR ||
-      after > NOISE_CEILING ||
-      j.ratioBefore >= 0.5 ||
-      after < j.ratioBefore / 2 ||
-      after > 2 * j.ratioBefore + 0.05
-    )
-      return;
+    // Many (over a quarter) are a storm to answer, never noise. An early cut has no share before
+    // it to have lowered (a chance streak of 429s in the first answers would seem lowered): only
+    // fewer than 5% after it show that it helped.
+    const helped = !j.early && (j.ratioBefore >= 0.5 || after < j.ratioBefore / 2);
+    if (after < NOISE_FLOOR || after > NOISE_CEILING || helped || after > 2 * j.ratioBefore + 0.05) return;
     this.noise = Math.max(this.noiseNow(now), after);
     this.noiseAt = now;
     this.pace = j.from;

@@ -8,7 +8,7 @@
  */
 import type { AdaptiveLimiter, AttemptReport, Ticket } from "../../../agents/llm/adaptive.ts";
 import { readRateLimit } from "../../../agents/llm/rate-headers.ts";
-import { createRng } from "../../../environments/kernel/rng.ts";
+import { createRng, type Rng } from "../../../environments/kernel/rng.ts";
 
 export interface SimModel {
   /** Requests a minute the server allows at time `t` (ms). */
@@ -77,6 +77,48 @@ class Heap {
   }
 }
 
+/** The server's bucket: refilled at the limit of the moment, holding `burstSeconds` of it. */
+class SimBucket {
+  private level: number;
+  private last = 0;
+  constructor(private readonly model: SimModel) {
+    this.level = this.capacity(0);
+  }
+
+  private capacity(t: number): number {
+    return Math.max(1, (this.model.limitPerMinute(t) * this.model.burstSeconds) / 60);
+  }
+
+  /** Takes one request if the bucket holds one. */
+  take(now: number): boolean {
+    const rate = this.model.limitPerMinute(now) / 60_000;
+    this.level = Math.min(this.capacity(now), this.level + (now - this.last) * rate);
+    this.last = now;
+    if (this.level < 1) return false;
+    this.level -= 1;
+    return true;
+  }
+
+  /** OpenAI's headers for the answer just decided (a 429's with `retry-after-ms`). */
+  headers(now: number, admitted: boolean): Record<string, string> {
+    const limit = this.model.limitPerMinute(now);
+    const rate = limit / 60_000;
+    const h: Record<string, string> = {
+      "x-ratelimit-limit-requests": String(limit),
+      "x-ratelimit-remaining-requests": String(Math.max(0, Math.floor(this.level))),
+      "x-ratelimit-reset-requests": `${Math.ceil((this.capacity(now) - this.level) / rate)}ms`,
+    };
+    if (!admitted) h["retry-after-ms"] = String(Math.ceil((1 - this.level) / rate));
+    return h;
+  }
+}
+
+/** The caller's backoff after a 429: retry-after where given, else jitter from 250 ms doubling. */
+function backoff(attempt: number, report: AttemptReport, rng: Rng): number {
+  const cap = Math.min(30_000, 250 * 2 ** Math.min(attempt, 6));
+  return report.limits?.retryAfterMs ?? rng.uniform(cap / 2, cap);
+}
+
 export function simulate(o: {
   model: SimModel;
   limiter: AdaptiveLimiter;
@@ -84,6 +126,8 @@ export function simulate(o: {
   demand: number;
   durationMs: number;
   seed?: string;
+  /** False: a 429 is not retried (`--max-retries 0`). */
+  retries?: boolean;
   /** Called every `everyMs` of simulated time (a trace of the limiter, for figures and tests). */
   every?: { ms: number; fn: (now: number, limiter: AdaptiveLimiter) => void };
 }): SimResult {
@@ -91,43 +135,18 @@ export function simulate(o: {
   const rng = createRng(o.seed ?? "limiter-sim");
   const events = new Heap();
   let now = 0;
-  // The server's bucket.
-  let tokens = (model.limitPerMinute(0) * model.burstSeconds) / 60;
-  let last = 0;
+  const bucket = new SimBucket(model);
   let atServer = 0;
   const r: SimResult = { sent: 0, ok: 0, throttled: 0, okAt: [], throttledAt: [], limiter };
   const waiting: { attempt: number }[] = [];
   let pumpAt = Number.POSITIVE_INFINITY;
 
-  const capacity = (t: number) => Math.max(1, (model.limitPerMinute(t) * model.burstSeconds) / 60);
-  const refill = () => {
-    const rate = model.limitPerMinute(now) / 60_000;
-    tokens = Math.min(capacity(now), tokens + (now - last) * rate);
-    last = now;
-  };
-  const headers = (limit: number): Record<string, string> => {
-    const rate = limit / 60_000;
-    const reset = (capacity(now) - tokens) / rate;
-    return {
-      "x-ratelimit-limit-requests": String(limit),
-      "x-ratelimit-remaining-requests": String(Math.max(0, Math.floor(tokens))),
-      "x-ratelimit-reset-requests": `${Math.ceil(reset)}ms`,
-    };
-  };
-
   const send = (attempt: number, ticket: Ticket) => {
     r.sent++;
-    refill();
-    const limit = model.limitPerMinute(now);
-    const admitted = tokens >= 1 && !(model.random429 && rng.next() < model.random429);
-    if (admitted) tokens -= 1;
+    const admitted = bucket.take(now) && !(model.random429 && rng.next() < model.random429);
     atServer++;
     const latency = model.latencyMs(atServer);
-    let h: Record<string, string> = {};
-    if (model.headers) {
-      h = headers(limit);
-      if (!admitted) h["retry-after-ms"] = String(Math.ceil((1 - tokens) / (limit / 60_000)));
-    }
+    const h = model.headers ? bucket.headers(now, admitted) : {};
     const sentAt = now;
     events.push(now + latency, () => {
       atServer--;
@@ -144,11 +163,9 @@ export function simulate(o: {
       } else {
         r.throttled++;
         r.throttledAt.push(now);
-        // The caller's backoff: retry-after where given, else full jitter from 250 ms doubling.
-        const after = report.limits?.retryAfterMs;
-        const cap = Math.min(30_000, 250 * 2 ** Math.min(attempt, 6));
-        const delay = after ?? rng.uniform(cap / 2, cap);
-        events.push(now + delay, () => want(attempt + 1));
+        // Without retries the trial fails and the runner starts the next one at once.
+        if (o.retries === false) want(0);
+        else events.push(now + backoff(attempt, report, rng), () => want(attempt + 1));
       }
       pump();
     });
@@ -179,13 +196,11 @@ export function simulate(o: {
   };
 
   const every = o.every;
-  if (every) {
-    const tick = () => {
-      every.fn(now, limiter);
-      events.push(now + every.ms, tick);
-    };
-    events.push(every.ms, tick);
-  }
+  const tick = () => {
+    every?.fn(now, limiter);
+    if (every) events.push(now + every.ms, tick);
+  };
+  if (every) events.push(every.ms, tick);
   for (let i = 0; i < o.demand; i++) want(0);
   for (let e = events.pop(); e && e.at <= o.durationMs; e = events.pop()) {
     now = e.at;

@@ -81,6 +81,16 @@ describe("the adaptive limiter against a rate-limited server (simulated time)", 
     expect(window(adaptive, 20_000, MINUTE).perMinute).toBeGreaterThan(
       0.8 * window(fixed, 20_000, MINUTE).perMinute,
     );
+    // With no retries (`--max-retries 0`) each 429 fails a trial and the next starts at once.
+    const once = (adaptive: boolean) =>
+      simulate({
+        model: { ...noisy, latencyMs: () => 5, random429: 0.1 },
+        limiter: new AdaptiveLimiter({ ceiling: 16, adaptive }),
+        demand: 16,
+        durationMs: 20_000,
+        retries: false,
+      }).ok;
+    expect(once(true)).toBeGreaterThan(0.8 * once(false));
   });
 
   it("starts modest and grows its window while answers come back as fast; a latency rise stops it", () => {
