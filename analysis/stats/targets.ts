@@ -51,9 +51,10 @@ export interface EstimandSpec {
   requires?: string;
   /**
    * A fresh tracker (one per agent). `designTrials`: the agent's trials in the whole design, for an
-   * estimand that is a total over the design (a bargaining buyer's SNP).
+   * estimand that is a total over the design (a bargaining buyer's SNP); `designTasks`: the design's
+   * tasks, for an estimand over every cell of the design (cue's PE of every condition).
    */
-  tracker(level: number, designTrials: number): EstimandTracker;
+  tracker(level: number, designTrials: number, designTasks?: readonly unknown[]): EstimandTracker;
 }
 
 /** An environment's estimands, and how its design groups tasks into counterbalanced units. */

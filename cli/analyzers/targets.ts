@@ -82,7 +82,7 @@ export async function targetsReport(
         rows.push({ ...blank(agent, t), status: "open", note: `this bazaar has no estimand ${t.estimand}` });
         return;
       }
-      const tracker = spec.tracker(rule.level, tasks.length * replicates);
+      const tracker = spec.tracker(rule.level, tasks.length * replicates, tasks);
       tracker.add(records);
       const value: EstimandValue = tracker.value();
       const iv = value.interval;

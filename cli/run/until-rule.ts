@@ -86,7 +86,7 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
     }),
     rule(store: Store, note?: (line: string) => void): StopRule {
       const trackers: EstimandTracker[][] = plan.agents.map(() =>
-        specs.map((s) => s.tracker(TARGET_LEVEL, plan.tasks.length * plan.replicates)),
+        specs.map((s) => s.tracker(TARGET_LEVEL, plan.tasks.length * plan.replicates, plan.tasks)),
       );
       const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
       const lookedAt: number[] = [];

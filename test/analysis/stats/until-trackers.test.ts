@@ -122,4 +122,36 @@ describe("cue pe tracker", () => {
     expect("settled" in five ? five.settled : undefined).toBeFalsy();
     expect(value(6)).toMatchObject({ interval: null, settled: true });
   });
+
+  it("with the design: a condition not yet answered keeps it open; the grid's first step is the design's, not the first seen", () => {
+    const task = (condition: string, premium: number) => ({
+      taskId: `${condition}/p/${premium}/s`,
+      block: "main",
+      condition,
+      category: "headphones",
+      premium,
+    });
+    const design = [...GRID.map((g) => task("reformat", g)), ...GRID.map((g) => task("authority", g))];
+    const none = records("reformat", 0, -400, 0, 3, "pe-5");
+    // Both conditions in the design, one answered: open, naming the other.
+    const half = pe.tracker(0.95, none.length, design);
+    half.add(none);
+    expect(half.value()).toMatchObject({ interval: null, why: "authority (headphones): no answers yet" });
+    // Answers at 0 and 0.2 only: never a win at 0.2 says nothing of the grid's first step (0.02).
+    const late = none.filter((r) => r.premium === 0 || r.premium === 0.2);
+    const t = pe.tracker(0.95, late.length, design.slice(0, GRID.length));
+    t.add(late);
+    const v = t.value();
+    expect(v.interval).toBeNull();
+    expect("settled" in v ? v.settled : undefined).toBeFalsy();
+  });
+
+  it("replicates of one task are not independent answers: one pair's losses never settle a condition", () => {
+    const one = records("reformat", 0, -400, 0, 6, "pe-6").filter((r) => r.pairId === "pair-0");
+    const t = pe.tracker(0.95, one.length);
+    t.add(one);
+    const v = t.value();
+    expect(v.interval).toBeNull();
+    expect("settled" in v ? v.settled : undefined).toBeFalsy();
+  });
 });
