@@ -143,5 +143,11 @@ export function parseTargets(values: readonly string[], catalogue: EnvironmentEs
       );
     targets.push({ estimand: spec.name, halfWidth: halfWidthOf(spec, m[2]!.trim(), written), written });
   }
+  // An empty `--until ''` must not run the whole design (and forget a stored rule) by accident.
+  if (targets.length === 0 && values.length > 0)
+    throw new UserError(
+      "--until names no target",
+      `e.g. ${unitExample(known[0]!)}; ${catalogue.env}'s estimands: ${list()} (leave --until out to play the whole design)`,
+    );
   return targets;
 }

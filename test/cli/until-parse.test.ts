@@ -51,6 +51,11 @@ describe("parseTargets", () => {
     throw new Error(`${values.join(" ")} was accepted`);
   };
 
+  it("refuses an empty --until (it would play the whole design), naming what to write", () => {
+    for (const empty of [[""], [","], [" , "]])
+      expect(refusal(empty)).toMatch(/--until names no target.*beta-lnp/s);
+  });
+
   it("refuses an unknown estimand, naming the environment's", () => {
     const m = refusal(["beta±1"]);
     expect(m).toMatch(/`run choice` has no estimand "beta"/);
