@@ -197,7 +197,13 @@ export class ModelCaller {
       const release = await this.gate.acquire(estimate, signal, last);
       last = release.replica;
       const url = last === undefined ? this.settings.baseURL : this.settings.replicas![last]!;
-      const chat = this.chatFor(last, openAIChat);
+      let chat: ReturnType<typeof this.chatFor>;
+      try {
+        chat = this.chatFor(last, openAIChat);
+      } catch (err) {
+        release("aborted"); // the slot back: nothing was sent
+        throw err;
+      }
       let ai: AIMessage;
       // The OpenAI SDK adds an abort listener to the signal of every request and never removes it:
       // give it a signal of its own per attempt, so the run's signal does not collect them.
