@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Long statistical validations (interval coverage over hundreds of replications). Run by
@@ -8,5 +9,8 @@ export default defineConfig({
     testTimeout: 1_800_000,
     hookTimeout: 600_000,
     pool: "forks",
+    // Every core (vitest's default leaves one free): each study is one seeded, single-threaded
+    // computation, so two run side by side in the time of one — and their results are the same.
+    maxWorkers: availableParallelism(),
   },
 });
