@@ -13,7 +13,6 @@
  *
  * Runs the compiled CLI: `npm run build` first.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -26,7 +25,8 @@ import {
 } from "@a2a-js/sdk/client";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
-import { BIN, type CliResult, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { BIN, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { pollUntil, type Started, startNode } from "../helpers/process.ts";
 
 const AGENT = path.join(REPO_ROOT, "examples/a2a-agent/agent.ts");
 const LOOPBACK_ONLY = path.join(REPO_ROOT, "test/fixtures/loopback-only.mjs");
@@ -34,43 +34,14 @@ const LOOPBACK_ONLY = path.join(REPO_ROOT, "test/fixtures/loopback-only.mjs");
 const DEADLINE_MS = 180_000;
 const TOKEN = `assessor-${randomUUID()}`;
 
-interface Started {
-  child: ChildProcess;
-  out: { stdout: string; stderr: string };
-  done: Promise<CliResult>;
-}
-
 /** Starts a process, collecting its output; killed if it outlives the deadline. */
 function start(args: string[], env: NodeJS.ProcessEnv = process.env): Started {
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  const out = { stdout: "", stderr: "" };
-  child.stdout!.on("data", (d: Buffer) => {
-    out.stdout += d.toString();
-  });
-  child.stderr!.on("data", (d: Buffer) => {
-    out.stderr += d.toString();
-  });
-  const timer = setTimeout(() => child.kill("SIGKILL"), DEADLINE_MS);
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, ...out });
-    });
-  });
-  return { child, out, done };
+  return startNode(args, { cwd: REPO_ROOT, env, deadlineMs: DEADLINE_MS });
 }
 
 /** Polls `f` until it returns a value, or fails after the deadline. */
-async function until<T>(what: string, f: () => T | undefined, ms = DEADLINE_MS): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: string, f: () => T | undefined, ms = DEADLINE_MS): Promise<T> =>
+  pollUntil(what, f, ms);
 
 /** A port free right now (the MCP endpoints need one known before the assessor starts). */
 function freePort(): Promise<number> {

@@ -5,13 +5,13 @@
  * The design's tasks (needles and infeasible ones) have one right answer each, so the outcomes do not
  * hang on how the simulated model is seeded. Runs the compiled CLI: `npm run build` first.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { Store } from "../../environments/store/index.ts";
-import { BIN, type CliResult, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { BIN, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { startNode } from "../helpers/process.ts";
 
 const AGENT = path.join(REPO_ROOT, "examples/langgraph-mcp/agent.ts");
 /** How long any one process may take before the test gives up on it (a loaded 2-core machine). */
@@ -20,27 +20,7 @@ const DESIGN = ["--limit", "3", "--replicates", "1", "--families", "needle,infea
 
 /** Starts a process, collecting its output; killed if it outlives the deadline. */
 function start(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const out = { stdout: "", stderr: "" };
-  child.stdout!.on("data", (d: Buffer) => {
-    out.stdout += d.toString();
-  });
-  child.stderr!.on("data", (d: Buffer) => {
-    out.stderr += d.toString();
-  });
-  const timer = setTimeout(() => child.kill("SIGKILL"), DEADLINE_MS);
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, ...out });
-    });
-  });
-  return { child, out, done };
+  return startNode(args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, deadlineMs: DEADLINE_MS });
 }
 
 /** `bazaar serve …` on a free port, and the URL it prints once it listens. */

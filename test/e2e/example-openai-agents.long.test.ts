@@ -17,7 +17,6 @@
  * NODE_ENV=test (under which the SDK would skip tracing by itself): the example must keep its runs'
  * traces home on its own. Runs the compiled CLI: `npm run build` first.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -26,7 +25,8 @@ import { startSimServer } from "../../agents/serve-sim/index.ts";
 import { trialRecords } from "../../environments/runner/records.ts";
 import { SHOP_SYSTEM_INTRO } from "../../environments/shop/prompt.ts";
 import { Store } from "../../environments/store/index.ts";
-import { BIN, type CliResult, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { BIN, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { startNode } from "../helpers/process.ts";
 
 const AGENT = path.join(REPO_ROOT, "examples/openai-agents/agent.ts");
 const LOOPBACK_ONLY = path.join(REPO_ROOT, "test/fixtures/loopback-only.mjs");
@@ -36,27 +36,7 @@ const DESIGN = ["--tasks", "6", "--replicates", "1", "--families", "needle,infea
 
 /** Starts a process, collecting its output; killed if it outlives the deadline. */
 function start(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: opts.cwd,
-    env: opts.env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const out = { stdout: "", stderr: "" };
-  child.stdout!.on("data", (d: Buffer) => {
-    out.stdout += d.toString();
-  });
-  child.stderr!.on("data", (d: Buffer) => {
-    out.stderr += d.toString();
-  });
-  const timer = setTimeout(() => child.kill("SIGKILL"), DEADLINE_MS);
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, ...out });
-    });
-  });
-  return { child, out, done };
+  return startNode(args, { cwd: opts.cwd, env: opts.env ?? process.env, deadlineMs: DEADLINE_MS });
 }
 
 /** `bazaar serve …` on a free port, and the URL it prints once it listens. */
