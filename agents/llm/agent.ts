@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
-import { isBazaarBug } from "../../environments/kernel/errors.ts";
+import { isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
@@ -255,12 +255,15 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
   /**
    * What a turn's error means (DESIGN.md § Failures are not answers). What the model call made of
    * its request goes on as it is: a failure of the infrastructure or the configuration, the server's
-   * refusal of the request (the model's answer), or bazaar's bug. Anything else was raised by
+   * refusal of the request (the model's answer), bazaar's bug, or the user's error. Anything else was raised by
    * bazaar's own code or a library under it (LangGraph, LangChain) with no answer behind it: a bug,
    * never a non-response of the model's.
    */
   private turnError(err: unknown, signal: AbortSignal | undefined): unknown {
-    if (signal?.aborted || failureOf(err) || isRequestRefused(err) || isBazaarBug(err)) return err;
+    // A user's error raised on the way (the store stopped answering while the response cache was
+    // read) is said to the user as it is: exit 2, one line, the same command resumes.
+    if (signal?.aborted || failureOf(err) || isRequestRefused(err) || isBazaarBug(err) || isUserError(err))
+      return err;
     const e = err as { name?: unknown; message?: unknown } | null;
     const what = `${typeof e?.name === "string" ? e.name : "Error"}: ${typeof e?.message === "string" ? e.message : String(err)}`;
     return modelCallBug(this.settings.model, redact(what.split("\n")[0]!.slice(0, 300)), err);

@@ -1,6 +1,5 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import { isBazaarBug } from "../../environments/kernel/errors.ts";
-import { AgentFailure, encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
+import { AgentFailure } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import type { AttemptReport } from "./adaptive.ts";
@@ -12,11 +11,11 @@ import { chatModelModule, langchainMessages } from "./langchain.ts";
 import { describeSlot, type SlotContext, slotContextOnce } from "./llamacpp.ts";
 import { ATTEMPT_HEADER, AttemptObserver } from "./observe.ts";
 import { poolIdentity } from "./pool/replicas.ts";
+import { encodeError } from "./protocol.ts";
 import {
   backoffMs,
   type Classified,
   classifyError,
-  isRequestRefused,
   modelCallBug,
   RequestRefused,
   type RetryPolicy,
@@ -145,13 +144,7 @@ export class ModelCaller {
     try {
       result = await this.withRetries(messages, tools, seed, signal);
     } catch (err) {
-      const failure = failureOf(err);
-      this.gate.settle(key, {
-        error: err instanceof Error ? err.message : String(err),
-        ...(failure ? { failure: encodeFailure(failure) } : {}),
-        ...(isRequestRefused(err) ? { refused: true } : {}),
-        ...(isBazaarBug(err) ? { bug: true } : {}),
-      });
+      this.gate.settle(key, encodeError(err)); // identical requests waiting throw what it means
       throw err;
     }
     this.gate.settle(key, { response: result.response });

@@ -1,4 +1,4 @@
-import { BazaarBug } from "../../environments/kernel/errors.ts";
+import { BazaarBug, UserError } from "../../environments/kernel/errors.ts";
 import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
 import { AdaptiveLimiter, type AttemptReport, type LimiterSnapshot } from "./adaptive.ts";
 import { Admission } from "./admission.ts";
@@ -30,19 +30,26 @@ export type Grant = ((outcome: AttemptOutcome, report?: AttemptReport) => void) 
  * The final result of a request, handed to the identical requests that waited for it: the answer,
  * or the error with what it means (a failure, the server's refusal of the request, bazaar's bug).
  */
-export type Settled =
-  | { response: CachedResponse }
-  | { error: string; failure?: FailureRecord; refused?: true; bug?: true };
+export type Settled = { response: CachedResponse } | SettledError;
 
-/** The error a settled failure stands for, as its owner threw it (what it means included). */
-export function settledError(s: {
+/**
+ * A failed request's error as it is handed to identical requests and across threads: its message
+ * and what it means — a failure, the server's refusal, bazaar's bug, or the user's error (a store
+ * that stopped answering: said as it is, with its hint).
+ */
+export interface SettledError {
   error: string;
   failure?: FailureRecord;
   refused?: true;
   bug?: true;
-}): Error {
+  user?: { hint?: string };
+}
+
+/** The error a settled failure stands for, as its owner threw it (what it means included). */
+export function settledError(s: SettledError): Error {
   if (s.failure) return new AgentFailure(s.failure.kind, s.error, s.failure.hint, s.failure.label);
   if (s.refused) return new RequestRefused(s.error);
+  if (s.user) return new UserError(s.error, s.user.hint);
   return s.bug ? new BazaarBug(s.error) : new Error(s.error);
 }
 

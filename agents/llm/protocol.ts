@@ -3,13 +3,19 @@
  * main thread drives episodes and owns the store and every shared limit; a worker runs agents'
  * LangGraph graphs and HTTP calls, and asks the main thread's gate before each model request.
  */
-import { isBazaarBug } from "../../environments/kernel/errors.ts";
-import { encodeFailure, type FailureRecord, failureOf } from "../../environments/kernel/failures.ts";
+import { isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
+import { encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { AttemptReport } from "./adaptive.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
-import { type AttemptOutcome, type CallEvents, type Settled, settledError } from "./gate.ts";
+import {
+  type AttemptOutcome,
+  type CallEvents,
+  type Settled,
+  type SettledError,
+  settledError,
+} from "./gate.ts";
 import { isRequestRefused } from "./resilience.ts";
 
 export type ToWorker =
@@ -27,20 +33,16 @@ export type ToWorker =
   | { t: "end"; session: number; agent: number; thread: string }
   /** Aborts the session's turns in flight (its run was stopped), or forgets a finished session. */
   | { t: "abort" | "done"; session: number }
-  | {
+  | ({
       t: "reply";
       req: number;
       /** A claim's answer, or an acquire's grant and (for an endpoint pool) the replica to send to. */
       value?: CachedResponse | { grant: number; replica?: number } | null;
-      error?: string;
-      failure?: FailureRecord;
-      refused?: true;
-      bug?: true;
-    };
+    } & Partial<SettledError>);
 
 export type FromWorker =
   | { t: "acted"; req: number; acted: Acted<Record<string, unknown>> }
-  | { t: "failed"; req: number; error: string; failure?: FailureRecord; refused?: true; bug?: true }
+  | ({ t: "failed"; req: number } & SettledError)
   | { t: "claim"; req: number; agent: number; key: string }
   | {
       t: "acquire";
@@ -58,27 +60,22 @@ export type FromWorker =
 
 /**
  * An error as it crosses threads: its message and what it means — its failure if it is an
- * `AgentFailure`, or that it is the server's refusal of the request or bazaar's own bug.
+ * `AgentFailure`, or that it is the server's refusal of the request, bazaar's own bug or the
+ * user's error.
  */
-export function encodeError(err: unknown): {
-  error: string;
-  failure?: FailureRecord;
-  refused?: true;
-  bug?: true;
-} {
+export function encodeError(err: unknown): SettledError {
   const f = failureOf(err);
   const error = err instanceof Error ? err.message : String(err);
   if (f) return { error, failure: encodeFailure(f) };
   if (isRequestRefused(err)) return { error, refused: true };
+  if (isUserError(err)) {
+    const hint = (err as { hint?: unknown }).hint;
+    return { error, user: typeof hint === "string" ? { hint } : {} };
+  }
   return isBazaarBug(err) ? { error, bug: true } : { error };
 }
 
-export function decodeError(m: {
-  error: string;
-  failure?: FailureRecord;
-  refused?: true;
-  bug?: true;
-}): Error {
+export function decodeError(m: SettledError): Error {
   return settledError(m);
 }
 

@@ -5,7 +5,7 @@ import {
   createActor,
   type EventObject,
 } from "xstate";
-import { isBazaarBug } from "./errors.ts";
+import { isBazaarBug, isUserError } from "./errors.ts";
 import { encodeFailure, type FailureRecord, failureOf } from "./failures.ts";
 import {
   type Agent,
@@ -160,8 +160,9 @@ export async function runEpisode<Output>(
           ...(acted.usage ? { usage: acted.usage } : {}),
         });
       } catch (err) {
-        // bazaar's own bug is nobody's answer: it stops the run with the trial unplayed.
-        if (ctx.signal?.aborted || isBazaarBug(err)) throw err;
+        // bazaar's own bug is nobody's answer, and neither is the user's error met on the way (the
+        // store stopped answering): either stops the run with the trial unplayed.
+        if (ctx.signal?.aborted || isBazaarBug(err) || isUserError(err)) throw err;
         const failure = failureOf(err);
         if (failure) {
           failed = { failure: encodeFailure(failure), turns };

@@ -14,6 +14,11 @@ export class UserError extends Error {
   }
 }
 
+/** Whether an error is a `UserError` (or one of its kinds), read by its shape as well as its class. */
+export function isUserError(err: unknown): boolean {
+  return err instanceof UserError || (err as { name?: unknown } | null)?.name === "UserError";
+}
+
 /** One problem found while validating a file: where it is, and what is wrong there. */
 export interface Problem {
   file: string;

@@ -14,8 +14,10 @@ import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { type ChoiceOutcome, choiceMachine, SHOPPER } from "../../../environments/choice/machine.ts";
+import { isUserError, UserError } from "../../../environments/kernel/errors.ts";
 import { AgentFailure, failureOf } from "../../../environments/kernel/failures.ts";
 import { EpisodeFailed, isBazaarBug, runEpisode } from "../../../environments/kernel/index.ts";
+import type { ResponseCache } from "../../../environments/kernel/response-cache.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
 
 const [task] = buildChoiceTasks(
@@ -146,11 +148,40 @@ describe("bazaar's own error is nobody's answer", () => {
     expect(err.message).toMatch(/^a bug in bazaar, not fail-\d+'s answer: TypeError: /);
   });
 
+  it("a store that stops answering while the response cache is read is the user's to fix, said as it is (exit 2), not a bug", async () => {
+    const down = new UserError(
+      "the store at postgres://u:***@db/x stopped answering (connection terminated)",
+    );
+    const cache: ResponseCache = {
+      get: () => {
+        throw down;
+      },
+      put: () => {},
+      clear: () => 0,
+      stats: () => ({ entries: 0, byModel: [] }),
+    };
+    let sent = 0;
+    const chat: ChatInvoker = {
+      invoke: async () => {
+        sent++;
+        return null as never;
+      },
+    };
+    const s = LlmSettingsSchema.parse({ model: `fail-${++modelCounter}`, maxRetries: 3 });
+    const err = await thrown(
+      new LlmAgent("openai:fake", s, ChoiceActionSchema, { chat, role: SHOPPER, cache }),
+    );
+    expect(err).toBe(down);
+    expect(isBazaarBug(err)).toBe(false);
+    expect(sent).toBe(0); // nothing was sent while the store was down
+  });
+
   it("what an error means survives the hand-over to identical requests and to other threads", async () => {
     const gate = new LocalGate(LlmSettingsSchema.parse({ model: `fail-${++modelCounter}` }), undefined, {});
     const meanings = [
       { settled: { error: "a bug", bug: true as const }, is: isBazaarBug },
       { settled: { error: "HTTP 400: too long", refused: true as const }, is: isRequestRefused },
+      { settled: { error: "the store stopped answering", user: { hint: "start it" } }, is: isUserError },
     ];
     for (const [i, m] of meanings.entries()) {
       expect(await gate.claim(`k${i}`)).toBeNull(); // the owner of the request
