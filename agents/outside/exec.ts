@@ -172,9 +172,15 @@ function releaseHost(s: SharedHost): void {
   s.ready.then(({ host }) => host.close()).catch(() => {});
 }
 
-// ——— process groups still running, stopped if bazaar exits first ———
+// ——— process groups still running, and episode folders, ended and removed if bazaar exits first ———
 
-const running = new Map<number, string | undefined>();
+const running = new Set<number>();
+/**
+ * Episode folders from their creation until their removal has finished: a folder whose program has
+ * exited is still here while its (asynchronous) removal runs, so that a bazaar that exits meanwhile
+ * (a second Ctrl-C) removes it rather than leave it half removed.
+ */
+const folders = new Set<string>();
 let exitHookInstalled = false;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -185,18 +191,33 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function track(pid: number, dir: string | undefined): void {
-  running.set(pid, dir);
+function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   // bazaar exiting (an uncaught error, process.exit) takes its programs with it. A kill -9 cannot be
-  // caught: its programs then find their endpoint gone at their next call.
+  // caught: its programs' watchdogs end them and remove their folders (watchdog.ts).
   process.on("exit", () => {
-    for (const [p, d] of running) {
-      killGroup(p, "SIGKILL");
-      if (d) rmSync(d, { recursive: true, force: true });
-    }
+    for (const p of running) killGroup(p, "SIGKILL");
+    for (const d of folders) rmSync(d, { recursive: true, force: true });
   });
+}
+
+function track(pid: number): void {
+  installExitHook();
+  running.add(pid);
+}
+
+/** A new episode folder, removed by the exit hook until `removeFolder` has removed it. */
+async function makeFolder(): Promise<string> {
+  installExitHook();
+  const dir = await mkdtemp(path.join(os.tmpdir(), "bazaar-exec-"));
+  folders.add(dir);
+  return dir;
+}
+
+async function removeFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true }).catch(() => {});
+  folders.delete(dir);
 }
 
 // ——— one episode's program ———
@@ -289,7 +310,7 @@ class ExecEpisode {
       }),
     });
     const url = host.url(route);
-    this.dir = await mkdtemp(path.join(os.tmpdir(), "bazaar-exec-"));
+    this.dir = await makeFolder();
     const taskFile = path.join(this.dir, "task.json");
     const configFile = path.join(this.dir, "mcp.json");
     await Promise.all([
@@ -352,7 +373,7 @@ class ExecEpisode {
     });
     if (child.pid === undefined) return;
     const pid = child.pid;
-    track(pid, this.dir ?? undefined);
+    track(pid);
     let closed = false;
     child.on("close", () => {
       closed = true;
@@ -485,7 +506,7 @@ class ExecEpisode {
     const dir = this.dir;
     const s = this.shared;
     void (async () => {
-      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => {});
+      if (dir) await removeFolder(dir);
       if (s) releaseHost(s);
     })();
   }

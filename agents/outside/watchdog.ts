@@ -10,8 +10,9 @@
  * - it ignores the polite signals (SIGTERM, SIGINT, SIGHUP) sent to the group, so that it outlives
  *   the agent to report how it ended: one JSON line on fd 3, `{"exit": {"code", "signal"}}`, and then
  *   it exits as the agent did (the same code, or the same signal raised on itself);
- * - once bazaar is gone it also removes the episode's folder (the task file and the MCP config,
- *   `bazaar-exec-*` in the temp folder), which bazaar's own exit hook would have removed;
+ * - once the agent has exited, or bazaar is gone, it removes the episode's folder (the task file and
+ *   the MCP config, `bazaar-exec-*` in the temp folder), which only the agent reads: bazaar removes
+ *   it too, but a bazaar killed just after its agent exited could not;
  * - a command that cannot start (no such program) is reported there as
  *   `{"spawnError": {"code", "message"}}`, so bazaar tells a missing program (the run's
  *   configuration) from an agent that failed.
@@ -85,6 +86,9 @@ const finish = () => {
 child.on("exit", (code, signal) => {
   // bazaar is gone: nothing reads how the agent ended; what it left in the group goes with it.
   if (orphaned) return finish();
+  // The folder was the agent's alone: removed now, so that a bazaar killed at this moment (a second
+  // Ctrl-C just after the first stopped the agent) leaves nothing behind either.
+  leftovers();
   report({ exit: { code, signal } });
   if (signal !== null) {
     for (const s of polite) process.off(s, ignore);

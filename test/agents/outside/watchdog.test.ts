@@ -135,6 +135,20 @@ describe("the exec: watchdog", () => {
     expect(stopped.reports()).toEqual([{ exit: { code: null, signal: "SIGTERM" } }]);
   });
 
+  it("removes the episode's folder once the agent has exited, before it exits itself (a bazaar killed just then leaves nothing)", async () => {
+    const dir = path.join(tempDir(), "bazaar-exec-ended");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "task.json"), "{}");
+    const w = watch(agent("setInterval(() => {}, 1000); console.log('up')"), {
+      BAZAAR_TASK_FILE: path.join(dir, "task.json"),
+    });
+    await until("the agent to start", () => (w.stdout().includes("up") ? true : undefined));
+    expect(existsSync(dir)).toBe(true); // while the agent runs, its folder stays
+    process.kill(-w.child.pid!, "SIGTERM"); // bazaar's first Ctrl-C stops the agent
+    expect(await w.done).toEqual({ code: null, signal: "SIGTERM" });
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it("reports a program that cannot start, and keeps NODE_OPTIONS for the agent alone", async () => {
     const missing = watch(["no-such-program-for-bazaar", "--flag"]);
     expect((await missing.done).code).toBe(127);
