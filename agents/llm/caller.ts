@@ -5,13 +5,12 @@ import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
 import type { AttemptReport } from "./adaptive.ts";
 import { type CachedResponse, cacheKey, type ResponseCache } from "./cache.ts";
 import { notACompletionIn } from "./completion-check.ts";
-import { type CallEvents, type CallGate, LocalGate } from "./gate.ts";
+import { type CallEvents, type CallGate, encodeError, LocalGate } from "./gate.ts";
 import { httpRequester } from "./http.ts";
 import { chatModelModule, langchainMessages } from "./langchain.ts";
 import { describeSlot, type SlotContext, slotContextOnce } from "./llamacpp.ts";
 import { ATTEMPT_HEADER, AttemptObserver } from "./observe.ts";
 import { poolIdentity } from "./pool/replicas.ts";
-import { encodeError } from "./protocol.ts";
 import {
   backoffMs,
   type Classified,

@@ -1,10 +1,15 @@
-import { BazaarBug, UserError } from "../../environments/kernel/errors.ts";
-import { AgentFailure, type FailureRecord } from "../../environments/kernel/failures.ts";
+import { BazaarBug, isBazaarBug, isUserError, UserError } from "../../environments/kernel/errors.ts";
+import {
+  AgentFailure,
+  encodeFailure,
+  type FailureRecord,
+  failureOf,
+} from "../../environments/kernel/failures.ts";
 import { AdaptiveLimiter, type AttemptReport, type LimiterSnapshot } from "./adaptive.ts";
 import { Admission } from "./admission.ts";
 import type { CachedResponse, ResponseCache } from "./cache.ts";
 import { poolIdentity, ReplicaPool, type ReplicaStats } from "./pool/replicas.ts";
-import { CircuitBreaker, RateLimiter, RequestRefused } from "./resilience.ts";
+import { CircuitBreaker, isRequestRefused, RateLimiter, RequestRefused } from "./resilience.ts";
 import type { LlmSettings } from "./settings.ts";
 
 /** What happened at the wire: for live views and tests (counts, not contents). */
@@ -51,6 +56,23 @@ export function settledError(s: SettledError): Error {
   if (s.refused) return new RequestRefused(s.error);
   if (s.user) return new UserError(s.error, s.user.hint);
   return s.bug ? new BazaarBug(s.error) : new Error(s.error);
+}
+
+/**
+ * An error as it is settled for identical requests and crosses threads: its message and what it
+ * means — its failure if it is an `AgentFailure`, or that it is the server's refusal of the request,
+ * bazaar's own bug or the user's error.
+ */
+export function encodeError(err: unknown): SettledError {
+  const f = failureOf(err);
+  const error = err instanceof Error ? err.message : String(err);
+  if (f) return { error, failure: encodeFailure(f) };
+  if (isRequestRefused(err)) return { error, refused: true };
+  if (isUserError(err)) {
+    const hint = (err as { hint?: unknown }).hint;
+    return { error, user: typeof hint === "string" ? { hint } : {} };
+  }
+  return isBazaarBug(err) ? { error, bug: true } : { error };
 }
 
 /**

@@ -3,8 +3,6 @@
  * main thread drives episodes and owns the store and every shared limit; a worker runs agents'
  * LangGraph graphs and HTTP calls, and asks the main thread's gate before each model request.
  */
-import { isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
-import { encodeFailure, failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { AttemptReport } from "./adaptive.ts";
 import type { LlmAgentSpec } from "./agent.ts";
@@ -16,7 +14,6 @@ import {
   type SettledError,
   settledError,
 } from "./gate.ts";
-import { isRequestRefused } from "./resilience.ts";
 
 export type ToWorker =
   | { t: "agent"; agent: number; spec: LlmAgentSpec }
@@ -58,23 +55,7 @@ export type FromWorker =
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
 
-/**
- * An error as it crosses threads: its message and what it means — its failure if it is an
- * `AgentFailure`, or that it is the server's refusal of the request, bazaar's own bug or the
- * user's error.
- */
-export function encodeError(err: unknown): SettledError {
-  const f = failureOf(err);
-  const error = err instanceof Error ? err.message : String(err);
-  if (f) return { error, failure: encodeFailure(f) };
-  if (isRequestRefused(err)) return { error, refused: true };
-  if (isUserError(err)) {
-    const hint = (err as { hint?: unknown }).hint;
-    return { error, user: typeof hint === "string" ? { hint } : {} };
-  }
-  return isBazaarBug(err) ? { error, bug: true } : { error };
-}
-
+/** An error as it crosses threads: what `encodeError` made of it, as its owner threw it. */
 export function decodeError(m: SettledError): Error {
   return settledError(m);
 }

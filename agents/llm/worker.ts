@@ -9,7 +9,8 @@ import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import type { AttemptOutcome, CallGate, Grant, Settled } from "./gate.ts";
-import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
+import { encodeError } from "./gate.ts";
+import { Batcher, decodeError, type FromWorker, type ToWorker } from "./protocol.ts";
 import { registerSecret } from "./secrets.ts";
 
 const port = parentPort;

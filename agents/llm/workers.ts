@@ -15,7 +15,8 @@ import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../
 import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
-import { Batcher, decodeError, encodeError, type FromWorker, type ToWorker } from "./protocol.ts";
+import { encodeError } from "./gate.ts";
+import { Batcher, decodeError, type FromWorker, type ToWorker } from "./protocol.ts";
 
 interface Handle {
   worker: Worker;

@@ -6,9 +6,9 @@
  */
 import { fakeModel } from "@langchain/core/testing";
 import { describe, expect, it } from "vitest";
-import { LocalGate } from "../../../agents/llm/gate.ts";
+import { encodeError, LocalGate } from "../../../agents/llm/gate.ts";
 import { type ChatInvoker, LlmAgent, LlmSettingsSchema, registerSecret } from "../../../agents/llm/index.ts";
-import { decodeError, encodeError } from "../../../agents/llm/protocol.ts";
+import { decodeError } from "../../../agents/llm/protocol.ts";
 import { isRequestRefused } from "../../../agents/llm/resilience.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
