@@ -79,10 +79,12 @@ describe("a run against a rate-limited serve-sim", () => {
     expect(limits.found?.source).toBe("429s");
     // The first burst empties the bucket (a storm of 429s, then the cut, which counts the burst
     // among what was admitted and so paces above the limit), then a cut or two bring the pace to
-    // it: in a run this short the pace is somewhere on that way. How close it gets and how few
-    // 429s that costs over minutes is bench/rate-limit.ts's (and limiter.test.ts's) to measure.
+    // it: in a run this short the pace is somewhere on that way — and how far on it depends on how
+    // much of the burst a loaded machine let through before the first 429s (2.03× the limit seen
+    // once with three test files at once on two cores). How close it gets and how few 429s that
+    // costs over minutes is bench/rate-limit.ts's (and limiter.test.ts's) to measure.
     expect(limits.pacedPerMinute).toBeGreaterThan(0.3 * LIMIT);
-    expect(limits.pacedPerMinute).toBeLessThan(2 * LIMIT);
+    expect(limits.pacedPerMinute).toBeLessThan(3 * LIMIT);
     expect(limits.throttled).toBeLessThanOrEqual(0.5 * stats.requests);
   });
 });
