@@ -44,6 +44,8 @@ const UNREADABLE: readonly ((p: string, code: string) => string)[] = [
 ];
 
 export class LlmLikeNegotiator implements Agent<BargainView, BargainAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly params: LlmLikeParams,

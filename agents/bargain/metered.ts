@@ -24,9 +24,11 @@ function withMeta(acted: Acted<unknown>, ms: number): Acted<unknown> {
  */
 export class MeteredAgent implements Agent<unknown, unknown> {
   readonly id: string;
+  readonly errorsAreBugs: boolean;
 
   constructor(private readonly inner: Agent<unknown, unknown>) {
     this.id = inner.id;
+    this.errorsAreBugs = inner.errorsAreBugs === true;
   }
 
   act(observation: Observation<unknown>, ctx: AgentContext): Acted<unknown> | Promise<Acted<unknown>> {

@@ -64,6 +64,8 @@ export interface RoleParams {
 
 /** Plays each role with that role's parameters. */
 export class RoleSwitchingNegotiator implements Agent<BargainView, unknown> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   private readonly buyer: LlmLikeNegotiator;
   private readonly seller: LlmLikeNegotiator;
 

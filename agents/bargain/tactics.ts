@@ -54,6 +54,8 @@ function acceptOrOffer(view: BargainView, r: Reading, next: number): Acted<Barga
  * e > 1 early (Conceder); e = 0 never concedes (f = k: a hardliner).
  */
 export class TimeDependentNegotiator implements Agent<BargainView, BargainMoveAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly e: number,
@@ -82,6 +84,8 @@ export class TimeDependentNegotiator implements Agent<BargainView, BargainMoveAc
  * the other side gave up between its last two offers, within the range.
  */
 export class TitForTatNegotiator implements Agent<BargainView, BargainMoveAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly range: RangeParams = DEFAULT_RANGE,

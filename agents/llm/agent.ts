@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
-import { isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
+import { errorLine, isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
@@ -264,9 +264,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     // read) is said to the user as it is: exit 2, one line, the same command resumes.
     if (signal?.aborted || failureOf(err) || isRequestRefused(err) || isBazaarBug(err) || isUserError(err))
       return err;
-    const e = err as { name?: unknown; message?: unknown } | null;
-    const what = `${typeof e?.name === "string" ? e.name : "Error"}: ${typeof e?.message === "string" ? e.message : String(err)}`;
-    return modelCallBug(this.settings.model, redact(what.split("\n")[0]!.slice(0, 300)), err);
+    return modelCallBug(this.settings.model, redact(errorLine(err)), err);
   }
 
   endEpisode(ctx: AgentContext): void {

@@ -4,7 +4,7 @@
  * model after repeated failures. All of it is shared per model endpoint, so several agents on the
  * same model respect one budget.
  */
-import { BazaarBug } from "../../environments/kernel/errors.ts";
+import { type BazaarBug, bazaarBug } from "../../environments/kernel/errors.ts";
 import type { Rng } from "../../environments/kernel/rng.ts";
 import { notACompletionIn } from "./completion-check.ts";
 
@@ -293,9 +293,5 @@ export function isRequestRefused(err: unknown): boolean {
  * the run stops with the trial unplayed (DESIGN.md § Failures are not answers).
  */
 export function modelCallBug(model: string, what: string, err: unknown): BazaarBug {
-  const at = err instanceof Error ? err.stack?.split("\n")[1]?.trim() : undefined;
-  return new BazaarBug(
-    `a bug in bazaar, not ${model}'s answer: ${what}${at ? ` (${at})` : ""} — the run stopped with this trial unplayed; please report it, and the same command plays the trial once it is fixed`,
-    { cause: err },
-  );
+  return bazaarBug(model, what, err);
 }

@@ -78,6 +78,8 @@ function letterReply(view: ChoiceView, slot: number): Acted<ChoiceAction> {
 }
 
 export class LogitChooser implements Agent<ChoiceView, ChoiceAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly params: LogitChooserParams,
@@ -105,6 +107,8 @@ export class LogitChooser implements Agent<ChoiceView, ChoiceAction> {
  * uniformly random option — what the paper calls a position-locked model.
  */
 export class PositionLockedChooser implements Agent<ChoiceView, ChoiceAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly slot: number,

@@ -199,6 +199,8 @@ export function truePriceEquivalent(
 }
 
 export class CueShopper implements Agent<CueView, CueAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   readonly matcher: SentenceMatcher;
 
   constructor(

@@ -111,6 +111,8 @@ function nonFiniteText(mean: number, rng: Rng): string {
 }
 
 export class SimRespondent implements Agent<ElicitView, ElicitAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly params: RespondentParams,

@@ -5,7 +5,7 @@ import {
   createActor,
   type EventObject,
 } from "xstate";
-import { isBazaarBug, isUserError } from "./errors.ts";
+import { bazaarBug, errorLine, isBazaarBug, isUserError } from "./errors.ts";
 import { encodeFailure, type FailureRecord, failureOf } from "./failures.ts";
 import {
   type Agent,
@@ -164,6 +164,7 @@ export async function runEpisode<Output>(
         // store stopped answering): either stops the run with the trial unplayed.
         if (ctx.signal?.aborted || isBazaarBug(err) || isUserError(err)) throw err;
         const failure = failureOf(err);
+        if (!failure && agent.errorsAreBugs) throw bazaarBug(agent.id, errorLine(err), err);
         if (failure) {
           failed = { failure: encodeFailure(failure), turns };
           break;

@@ -61,6 +61,25 @@ export class BazaarBug extends Error {
   override readonly name = "BazaarBug";
 }
 
+/**
+ * bazaar's own error where `who` was to act (`what`: "TypeError: …", nothing secret in it), said as
+ * such: the run stops with the trial unplayed.
+ */
+export function bazaarBug(who: string, what: string, err: unknown): BazaarBug {
+  const at = err instanceof Error ? err.stack?.split("\n")[1]?.trim() : undefined;
+  return new BazaarBug(
+    `a bug in bazaar, not ${who}'s answer: ${what}${at ? ` (${at})` : ""} — the run stopped with this trial unplayed; please report it, and the same command plays the trial once it is fixed`,
+    { cause: err },
+  );
+}
+
+/** "Name: message" of an error, its first line, for a bug's message. */
+export function errorLine(err: unknown): string {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  const what = `${typeof e?.name === "string" ? e.name : "Error"}: ${typeof e?.message === "string" ? e.message : String(err)}`;
+  return what.split("\n")[0]!.slice(0, 300);
+}
+
 /** Whether an error is a `BazaarBug`, read by its shape: errors that crossed threads are plain objects. */
 export function isBazaarBug(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === "BazaarBug";

@@ -89,6 +89,12 @@ export interface Acted<Action> {
  */
 export interface Agent<View, Action> {
   readonly id: string;
+  /**
+   * bazaar's own code with no answer behind its errors (a simulated policy, a rule): an error it
+   * throws is bazaar's bug — the run stops with the trial unplayed — never a non-response of its
+   * (DESIGN.md § Failures are not answers). Outside agents' errors stay their answers.
+   */
+  readonly errorsAreBugs?: boolean;
   act(observation: Observation<View>, ctx: AgentContext): Acted<Action> | Promise<Acted<Action>>;
   /**
    * Called once when an episode the agent played ends, to drop per-episode state (a conversation);

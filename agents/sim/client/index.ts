@@ -13,6 +13,8 @@ import { clientReply } from "./answer.ts";
 import { plantFault } from "./faults.ts";
 
 export class SimClient implements Agent<ClientView, ClientAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     /** Its spec, as records name who played the client (`sim:terse`). */
     readonly id: string,

@@ -102,6 +102,8 @@ export function armResults(view: SellerView): Map<DescriptionArm, { rounds: numb
 }
 
 export class SimSeller implements Agent<SellerView, SellerAction> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     private readonly decide: (view: SellerView, rng: Rng) => SellerAction | SellerAction[],

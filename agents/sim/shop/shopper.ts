@@ -212,6 +212,8 @@ function inventedId(rng: Rng, memory: ShopperMemory): string {
 }
 
 export class ShopShopper implements Agent<ShopView, unknown> {
+  /** A simulated policy: what it throws is bazaar's bug, never its answer. */
+  readonly errorsAreBugs = true;
   constructor(
     readonly id: string,
     readonly params: ShopShopperParams,

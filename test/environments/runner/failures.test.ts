@@ -23,11 +23,16 @@ const design = { pairs: 40, pairAppearances: 1, triples: 0, fives: 0, seed: 5 };
 const tasks = buildChoiceTasks(design, DEFAULT_HOTEL_POOL);
 
 /** The sim:steep shopper, except that the trials `fails` picks throw `failure` instead of answering. */
-function flaky(fails: (trialKey: string) => boolean, failure: () => Error): AgentEntry {
+function flaky(
+  fails: (trialKey: string) => boolean,
+  failure: () => Error,
+  errorsAreBugs = false,
+): AgentEntry {
   const steep = resolveChoiceAgent("sim:steep");
   const inner = steep.players[SHOPPER]!;
   const agent: Agent<unknown, unknown> = {
     id: "flaky",
+    errorsAreBugs,
     act(o: Observation<unknown>, ctx): Acted<unknown> | Promise<Acted<unknown>> {
       if (fails(ctx.trialKey)) throw failure();
       return inner.act(o, ctx);
@@ -232,5 +237,35 @@ describe("bazaar's own bug", () => {
       nonResponsesNow: 0,
     });
     s.close();
+  });
+
+  it("a simulated policy's error (a TypeError in its code) is bazaar's bug, said so; an outside agent's stays its non-response", async () => {
+    // The shipped sims say so of themselves.
+    expect(resolveChoiceAgent("sim:steep").players[SHOPPER]!.errorsAreBugs).toBe(true);
+    const fourth = () => {
+      let n = 0;
+      return () => ++n === 4;
+    };
+    const typeError = () => new TypeError("Cannot read properties of undefined (reading 'price')");
+    const sim = planWith(flaky(fourth(), typeError, true));
+    const s = store();
+    const err = await executeRun(sim, s, { concurrency: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isBazaarBug(err)).toBe(true);
+    expect((err as Error).message).toMatch(
+      /^a bug in bazaar, not flaky's answer: TypeError: Cannot read properties of undefined \(reading 'price'\)/,
+    );
+    expect(
+      [...trialRecords(s, sim.runId)].every((r) => (r as { nonResponse: unknown }).nonResponse === null),
+    ).toBe(true);
+    s.close();
+    // The same error from an agent that is not bazaar's (exec:, module:, MCP): its answer, a non-response.
+    const outside = planWith(flaky(fourth(), typeError, false));
+    const s2 = store();
+    const r = await executeRun(outside, s2, { concurrency: 1 });
+    expect(r.nonResponsesNow).toBe(1);
+    s2.close();
   });
 });
