@@ -7,7 +7,8 @@ import type { Usage } from "../environments/kernel/types.ts";
  * Dollars per million tokens, per model (`gpt-4o-mini`) or agent label (`openai:gpt-4o-mini`); prompt
  * tokens the provider's prompt cache served at `cachedInputPerMTok` where given, else at
  * `CACHED_INPUT_SHARE` of the input rate; batch calls at the batch columns where given, else at
- * `BATCH_SHARE` of the live rates.
+ * `BATCH_SHARE` of the live rates; a batch call's prompt-cache hits at `batchCachedInputPerMTok`
+ * where given, else at the batch input rate discounted as the live rates discount a hit (`batchRates`).
  */
 const PriceTableSchema = z.record(
   z.string(),
@@ -18,6 +19,7 @@ const PriceTableSchema = z.record(
       outputPerMTok: z.number().nonnegative(),
       batchInputPerMTok: z.number().nonnegative().optional(),
       batchOutputPerMTok: z.number().nonnegative().optional(),
+      batchCachedInputPerMTok: z.number().nonnegative().optional(),
     })
     .strict(),
 );
@@ -38,7 +40,7 @@ export function loadPriceTable(file: string): PriceTable {
     throw new InvalidFileError(
       file,
       r.error.issues.map((i) => ({ file, field: i.path.join("."), message: i.message })),
-      'each entry is {"inputPerMTok": number, "outputPerMTok": number} (optionally "cachedInputPerMTok", "batchInputPerMTok", "batchOutputPerMTok")',
+      'each entry is {"inputPerMTok": number, "outputPerMTok": number} (optionally "cachedInputPerMTok", "batchInputPerMTok", "batchCachedInputPerMTok", "batchOutputPerMTok")',
     );
   }
   return r.data;
@@ -59,9 +61,51 @@ export const CACHED_INPUT_SHARE = 0.5;
  * the API counts them) at the cached-input rate, the rest of the prompt at the input rate.
  */
 function liveUsd(p: PriceTable[string], input: number, cachedInput: number, output: number): number {
+  return usd(liveRates(p), input, cachedInput, output);
+}
+
+/** Dollars per million tokens of one kind of call: uncached input, prompt-cache hits, output. */
+interface Rates {
+  input: number;
+  cachedInput: number;
+  output: number;
+}
+
+function liveRates(p: PriceTable[string]): Rates {
+  return {
+    input: p.inputPerMTok,
+    cachedInput: p.cachedInputPerMTok ?? p.inputPerMTok * CACHED_INPUT_SHARE,
+    output: p.outputPerMTok,
+  };
+}
+
+/**
+ * A batch call's rates: the batch columns where given, else `BATCH_SHARE` of the live rates. Its
+ * prompt-cache hits: `batchCachedInputPerMTok` where given, else the batch input rate discounted by the
+ * share of the input rate a live hit costs (`cachedInputPerMTok` ÷ `inputPerMTok`, or
+ * `CACHED_INPUT_SHARE`) — the two discounts stack, as OpenAI bills a batch call's cached input (its
+ * pricing page: the batch cached-input price is the live one halved, e.g. GPT-5 $0.0625 against
+ * $0.125) and Anthropic its batches' cache reads. Without any batch column that is `BATCH_SHARE` of
+ * the live cached-input rate.
+ */
+function batchRates(p: PriceTable[string]): Rates {
+  const live = liveRates(p);
+  const input = p.batchInputPerMTok ?? live.input * BATCH_SHARE;
+  const cacheShare = live.input > 0 ? live.cachedInput / live.input : CACHED_INPUT_SHARE;
+  return {
+    input,
+    cachedInput: p.batchCachedInputPerMTok ?? input * cacheShare,
+    output: p.batchOutputPerMTok ?? live.output * BATCH_SHARE,
+  };
+}
+
+/**
+ * Dollars for tokens at one kind of call's rates: prompt-cache hits (a subset of the prompt tokens, as
+ * the API counts them) at the cached-input rate, the rest of the prompt at the input rate.
+ */
+function usd(r: Rates, input: number, cachedInput: number, output: number): number {
   const cached = Math.min(input, Math.max(0, cachedInput));
-  const cachedRate = p.cachedInputPerMTok ?? p.inputPerMTok * CACHED_INPUT_SHARE;
-  return ((input - cached) * p.inputPerMTok + cached * cachedRate + output * p.outputPerMTok) / 1e6;
+  return ((input - cached) * r.input + cached * r.cachedInput + output * r.output) / 1e6;
 }
 
 /**
@@ -90,6 +134,8 @@ export const BATCH_SHARE = 0.5;
 export interface BatchTokens {
   model: string;
   inputTokens: number;
+  /** Of the input tokens, the provider's prompt-cache hits (absent or 0 in ledgers before they were kept). */
+  cachedInputTokens?: number;
   outputTokens: number;
 }
 
@@ -107,28 +153,45 @@ export function costWithBatch(
   let batchCostUsd = 0;
   let asLive = 0;
   let inTok = 0;
+  let cachedTok = 0;
   let outTok = 0;
   for (const b of batches) {
     // A label names a pairing or a wrapper (`og-narrator:openai:m`): the batch knows its model.
     const p = priceOf(b.model, prices) ?? priceOf(agent, prices);
     if (!p) return null;
-    const bin = p.batchInputPerMTok ?? p.inputPerMTok * BATCH_SHARE;
-    const bout = p.batchOutputPerMTok ?? p.outputPerMTok * BATCH_SHARE;
-    batchCostUsd += (b.inputTokens * bin + b.outputTokens * bout) / 1e6;
-    asLive += (b.inputTokens * p.inputPerMTok + b.outputTokens * p.outputPerMTok) / 1e6;
+    const cached = b.cachedInputTokens ?? 0;
+    batchCostUsd += usd(batchRates(p), b.inputTokens, cached, b.outputTokens);
+    asLive += usd(liveRates(p), b.inputTokens, cached, b.outputTokens);
     inTok += b.inputTokens;
+    cachedTok += Math.min(b.inputTokens, Math.max(0, cached));
     outTok += b.outputTokens;
   }
-  // Trial usage counts every answer its trials used; what went through batches is the ledger's.
-  // Batch answers carry no prompt-cache count (agents/llm/batch), so the cache hits are live calls'.
+  // Trial usage counts every answer its trials used, batch answers' prompt-cache hits among them
+  // (ChatOpenAI reads them from the batch line's body as from a live answer); what went through
+  // batches is the ledger's, its hits included — the rest, hits and all, is live calls'.
   const liveIn = Math.max(0, usage.inputTokens - inTok);
+  const liveCached = Math.max(0, (usage.cachedInputTokens ?? 0) - cachedTok);
   const liveOut = Math.max(0, usage.outputTokens - outTok);
   let live = 0;
   if (liveIn + liveOut > 0) {
     const p =
       priceOf(agent, prices) ?? (batches.length === 1 ? priceOf(batches[0]!.model, prices) : undefined);
     if (!p) return null;
-    live = liveUsd(p, liveIn, usage.cachedInputTokens ?? 0, liveOut);
+    live = liveUsd(p, liveIn, liveCached, liveOut);
   }
   return { costUsd: live + batchCostUsd, batchCostUsd, savedUsd: asLive - batchCostUsd };
+}
+
+/**
+ * Dollar cost of usage made wholly through a batch API (the live view of `run --batch`: every call of
+ * the process goes in a batch), or null without a price.
+ */
+export function batchCostOf(agent: string, usage: Usage, prices: PriceTable): number | null {
+  const t = {
+    model: agent,
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    outputTokens: usage.outputTokens,
+  };
+  return costWithBatch(agent, usage, [t], prices)?.costUsd ?? null;
 }

@@ -20,12 +20,13 @@ export function age(fromIso: string, nowMs = Date.now()): string {
 /** A batch's cost at batch rates, or null without a price for its model. */
 function batchCost(
   b: LedgerBatch,
-  tokens: { inputTokens: number; outputTokens: number } | undefined,
+  tokens: { inputTokens: number; cachedInputTokens: number; outputTokens: number } | undefined,
   prices: PriceTable,
 ) {
   const t = {
     model: b.model,
     inputTokens: tokens?.inputTokens ?? 0,
+    cachedInputTokens: tokens?.cachedInputTokens ?? 0,
     outputTokens: tokens?.outputTokens ?? 0,
   };
   return costWithBatch(b.model, { ...emptyUsage(), ...t }, [t], prices);
@@ -48,6 +49,7 @@ export function listBatches(
         ...b,
         answered: t?.requests ?? 0,
         inputTokens: t?.inputTokens ?? 0,
+        cachedInputTokens: t?.cachedInputTokens ?? 0,
         outputTokens: t?.outputTokens ?? 0,
         costUsd: cost?.batchCostUsd ?? null,
         savedUsd: cost?.savedUsd ?? null,

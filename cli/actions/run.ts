@@ -26,7 +26,7 @@ import { parseOption, positiveInt } from "../options.ts";
 import { type Output, printJson } from "../output.ts";
 import type { OutsideCliOptions } from "../outside-options.ts";
 import { outsideSettings } from "../outside-settings.ts";
-import { costOf, loadPriceTable } from "../prices.ts";
+import { batchCostOf, costOf, loadPriceTable } from "../prices.ts";
 import { ProgressLine } from "../progress.ts";
 import type { CommonRunOptions, EnvironmentCli } from "../run/index.ts";
 import { shownStore, storeFlag } from "../store-option.ts";
@@ -275,7 +275,10 @@ export async function runEnvironment(
         stdout: process.stdout,
         stdin: process.stdin,
         log: (line) => out.error(line),
-        costOf: prices ? (agent, usage) => costOf(agent, usage, prices) : undefined,
+        // A batch run sends every model call of this process in batches: the cost so far at batch rates.
+        costOf: prices
+          ? (agent, usage) => (batching ? batchCostOf : costOf)(agent, usage, prices)
+          : undefined,
         ...(endpoints ? { endpoints } : {}),
         onStop: () => controller.abort(),
       })

@@ -26,6 +26,8 @@ export interface AgentSpent {
   batch?: {
     requests: number;
     inputTokens: number;
+    /** Of the batch calls' input tokens, the provider's prompt-cache hits (at the batch cached-input rate). */
+    cachedInputTokens: number;
     outputTokens: number;
     costUsd: number | null;
     savedUsd: number | null;
@@ -34,7 +36,8 @@ export interface AgentSpent {
 
 /**
  * A run's usage per agent (stored and failed trials) priced by the table: live calls at the live
- * rates (prompt-cache hits at the cached-input rate), what went through a batch API at batch rates.
+ * rates (prompt-cache hits at the cached-input rate), what went through a batch API at batch rates
+ * (its prompt-cache hits, which the ledger keeps apart, at the batch cached-input rate).
  * `batched`: the run's batch ledger usage (read here when not given).
  */
 export function spentByAgent(
@@ -56,6 +59,7 @@ export function spentByAgent(
       batch: {
         requests: sum((x) => x.requests),
         inputTokens: sum((x) => x.inputTokens),
+        cachedInputTokens: sum((x) => x.cachedInputTokens),
         outputTokens: sum((x) => x.outputTokens),
         costUsd: priced?.batchCostUsd ?? null,
         savedUsd: priced?.savedUsd ?? null,
@@ -181,7 +185,7 @@ export function listRuns(o: { store: string; json?: boolean; prices?: string }, 
     );
     if (anyBatch)
       out.log(
-        "batch calls: answered through a provider's batch API, priced at the table's batch columns (or half the live rates); saved: against the same calls made live",
+        "batch calls: answered through a provider's batch API, priced at the table's batch columns (or half the live rates; their prompt-cache hits at batchCachedInputPerMTok, else the batch input rate cut as a live hit's); saved: against the same calls made live",
       );
   } finally {
     store.close();

@@ -78,6 +78,8 @@ export interface LedgerLine {
   status: number | null;
   error: string | null;
   inputTokens: number;
+  /** Of the input tokens, the provider's prompt-cache hits (billed at the batch cached-input rate; absent: 0). */
+  cachedInputTokens?: number;
   outputTokens: number;
   reasoningTokens: number;
 }
@@ -96,6 +98,8 @@ export interface BatchUsage {
   model: string;
   requests: number;
   inputTokens: number;
+  /** Of the input tokens, the provider's prompt-cache hits (0 in a ledger written before they were kept). */
+  cachedInputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
 }
@@ -132,6 +136,7 @@ CREATE TABLE IF NOT EXISTS llm_batch_requests (
   status INTEGER,
   error TEXT,
   input_tokens INTEGER NOT NULL DEFAULT 0,
+  cached_input_tokens INTEGER NOT NULL DEFAULT 0,
   output_tokens INTEGER NOT NULL DEFAULT 0,
   reasoning_tokens INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (custom_id, local_id)
@@ -200,12 +205,26 @@ export class BatchLedger {
     private readonly db: SqlDb,
     /** False on a read-only store written before batches existed: there is nothing to read. */
     private readonly present: boolean,
+    /** False on a read-only store written before batch prompt-cache hits were kept (they read as 0). */
+    private readonly withCached: boolean,
   ) {}
 
   static init(db: SqlDb, readonly: boolean): BatchLedger {
-    if (readonly) return new BatchLedger(db, db.hasTable("llm_batch_requests"));
+    if (readonly) {
+      const present = db.hasTable("llm_batch_requests");
+      return new BatchLedger(db, present, present && hasCachedColumn(db));
+    }
     db.exec(DDL);
-    return new BatchLedger(db, true);
+    // A ledger written before batch prompt-cache hits were kept gains their column (0 for its lines).
+    if (!hasCachedColumn(db)) {
+      try {
+        db.exec("ALTER TABLE llm_batch_requests ADD COLUMN cached_input_tokens INTEGER NOT NULL DEFAULT 0");
+      } catch (err) {
+        // Another runner on the same store added it first.
+        if (!hasCachedColumn(db)) throw err;
+      }
+    }
+    return new BatchLedger(db, true, true);
   }
 
   private stamp(): string {
@@ -260,12 +279,13 @@ export class BatchLedger {
   ingest(localId: number, lines: readonly LedgerLine[]): void {
     this.db.tx(() => {
       this.db.runMany(
-        "UPDATE llm_batch_requests SET state = ?, status = ?, error = ?, input_tokens = ?, output_tokens = ?, reasoning_tokens = ? WHERE custom_id = ? AND local_id = ?",
+        "UPDATE llm_batch_requests SET state = ?, status = ?, error = ?, input_tokens = ?, cached_input_tokens = ?, output_tokens = ?, reasoning_tokens = ? WHERE custom_id = ? AND local_id = ?",
         lines.map((l) => [
           l.state,
           l.status,
           l.error,
           l.inputTokens,
+          l.cachedInputTokens ?? 0,
           l.outputTokens,
           l.reasoningTokens,
           l.customId,
@@ -337,29 +357,47 @@ export class BatchLedger {
   usage(runId?: string): BatchUsage[] {
     if (!this.present) return [];
     const sql = `SELECT b.run_id AS "runId", r.agent AS agent, b.model AS model, COUNT(*) AS requests,
-        SUM(r.input_tokens) AS "inputTokens", SUM(r.output_tokens) AS "outputTokens", SUM(r.reasoning_tokens) AS "reasoningTokens"
+        SUM(r.input_tokens) AS "inputTokens", ${this.cachedSum("r.")} AS "cachedInputTokens", SUM(r.output_tokens) AS "outputTokens", SUM(r.reasoning_tokens) AS "reasoningTokens"
       FROM llm_batch_requests r JOIN llm_batches b ON b.local_id = r.local_id
       WHERE r.state = 'answered' ${runId === undefined ? "" : "AND b.run_id = ?"}
       GROUP BY b.run_id, r.agent, b.model ORDER BY b.run_id, r.agent`;
     return runId === undefined ? this.db.all<BatchUsage>(sql) : this.db.all<BatchUsage>(sql, runId);
   }
 
+  private cachedSum(alias: string): string {
+    return this.withCached ? `SUM(${alias}cached_input_tokens)` : "0";
+  }
+
   /** Answered requests and tokens of each batch (for its cost). */
-  usageByBatch(): Map<number, { requests: number; inputTokens: number; outputTokens: number }> {
-    const out = new Map<number, { requests: number; inputTokens: number; outputTokens: number }>();
+  usageByBatch(): Map<number, BatchRequestTokens> {
+    const out = new Map<number, BatchRequestTokens>();
     if (!this.present) return out;
-    const rows = this.db.all<{
-      localId: number;
-      requests: number;
-      inputTokens: number;
-      outputTokens: number;
-    }>(
-      `SELECT local_id AS "localId", COUNT(*) AS requests, SUM(input_tokens) AS "inputTokens", SUM(output_tokens) AS "outputTokens"
+    const rows = this.db.all<BatchRequestTokens & { localId: number }>(
+      `SELECT local_id AS "localId", COUNT(*) AS requests, SUM(input_tokens) AS "inputTokens",
+         ${this.cachedSum("")} AS "cachedInputTokens", SUM(output_tokens) AS "outputTokens"
          FROM llm_batch_requests WHERE state = 'answered' GROUP BY local_id`,
     );
     for (const r of rows) out.set(r.localId, r);
     return out;
   }
+}
+
+/** Answered requests of one batch and their tokens. */
+export interface BatchRequestTokens {
+  requests: number;
+  inputTokens: number;
+  /** Of the input tokens, the provider's prompt-cache hits. */
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+/** Whether the ledger's requests table has its prompt-cache column (ledgers before it do not). */
+function hasCachedColumn(db: SqlDb): boolean {
+  const sql =
+    db.dialect.name === "sqlite"
+      ? "SELECT 1 FROM pragma_table_info('llm_batch_requests') WHERE name = 'cached_input_tokens'"
+      : "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'llm_batch_requests' AND column_name = 'cached_input_tokens'";
+  return db.value(sql) !== undefined;
 }
 
 /** The ledger of a store (its tables made on first use of a writable store). */

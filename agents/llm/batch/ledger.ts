@@ -53,6 +53,8 @@ export interface LineRecord {
   status: number | null;
   error: string | null;
   inputTokens: number;
+  /** Of the input tokens, those the provider's prompt cache served (`prompt_tokens_details.cached_tokens`). */
+  cachedInputTokens?: number;
   outputTokens: number;
   reasoningTokens: number;
 }

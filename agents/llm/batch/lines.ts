@@ -117,6 +117,7 @@ export function lineRecord(line: ResultLine): LineRecord {
   const ok = line.status !== null && line.status >= 200 && line.status < 300;
   const usage = ok && isObject(line.body) && isObject(line.body.usage) ? line.body.usage : {};
   const details = isObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const prompt = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return {
     customId: line.customId,
@@ -128,6 +129,10 @@ export function lineRecord(line: ResultLine): LineRecord {
         ? `${line.code}: ${line.message}`
         : `HTTP ${line.status}: ${errorMessage(line.body) ?? "error"}`,
     inputTokens: n(usage.prompt_tokens),
+    // Prompt-cache hits of a batch call (OpenAI reports them in batch output as live, and bills them at
+    // the batch rate of cached input): the agent's trial usage counts them too (ChatOpenAI reads the
+    // same body), so the ledger keeps them apart from the live calls' hits for the price.
+    cachedInputTokens: Math.min(n(usage.prompt_tokens), n(prompt.cached_tokens)),
     outputTokens: n(usage.completion_tokens),
     reasoningTokens: n(details.reasoning_tokens),
   };

@@ -77,9 +77,32 @@ describe("batch JSONL", () => {
       status: 200,
       error: null,
       inputTokens: 12,
+      cachedInputTokens: 0,
       outputTokens: 4,
       reasoningTokens: 3,
     });
+    // A batch answer's prompt-cache hits (OpenAI's batch output reports them as a live answer does)
+    // are kept apart for the price; a server that miscounts them above the prompt gets the prompt.
+    const withHits = (cached: number) =>
+      readResultLine(
+        JSON.stringify({
+          custom_id: "h",
+          response: {
+            status_code: 200,
+            body: {
+              choices: [],
+              usage: {
+                prompt_tokens: 1200,
+                completion_tokens: 9,
+                prompt_tokens_details: { cached_tokens: cached },
+              },
+            },
+          },
+          error: null,
+        }),
+      );
+    expect(lineRecord(withHits(1024) as never)).toMatchObject({ inputTokens: 1200, cachedInputTokens: 1024 });
+    expect(lineRecord(withHits(5000) as never)).toMatchObject({ cachedInputTokens: 1200 });
     const failed = readResultLine(
       JSON.stringify({
         custom_id: "b",

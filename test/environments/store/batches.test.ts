@@ -1,10 +1,12 @@
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { BatchLedger } from "../../../agents/llm/batch/index.ts";
 import { batchLedger, type LedgerLine } from "../../../environments/store/batches.ts";
 import { Store } from "../../../environments/store/index.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
+/** `tokens`: input, output, reasoning and (optional) the input's prompt-cache hits. */
 function line(customId: string, state: "answered" | "failed", tokens = [0, 0, 0]): LedgerLine {
   return {
     customId,
@@ -12,6 +14,7 @@ function line(customId: string, state: "answered" | "failed", tokens = [0, 0, 0]
     status: state === "answered" ? 200 : 500,
     error: state === "answered" ? null : "HTTP 500: boom",
     inputTokens: tokens[0]!,
+    ...(tokens[3] === undefined ? {} : { cachedInputTokens: tokens[3] }),
     outputTokens: tokens[1]!,
     reasoningTokens: tokens[2]!,
   };
@@ -63,12 +66,12 @@ describe("the batch ledger", () => {
       errorFileId: "file-3",
     });
     ledger.ingest(id, [
-      line("a", "answered", [10, 2, 1]),
+      line("a", "answered", [10, 2, 1, 4]),
       line("b", "answered", [20, 3, 0]),
       line("c", "failed"),
     ]);
     ledger.ingest(id, [
-      line("a", "answered", [10, 2, 1]),
+      line("a", "answered", [10, 2, 1, 4]),
       line("b", "answered", [20, 3, 0]),
       line("c", "failed"),
     ]);
@@ -95,6 +98,7 @@ describe("the batch ledger", () => {
         model: "m",
         requests: 2,
         inputTokens: 30,
+        cachedInputTokens: 4,
         outputTokens: 5,
         reasoningTokens: 1,
       },
@@ -103,6 +107,7 @@ describe("the batch ledger", () => {
       localId: id,
       requests: 2,
       inputTokens: 30,
+      cachedInputTokens: 4,
       outputTokens: 5,
     });
     store.close();
@@ -178,5 +183,26 @@ describe("the batch ledger", () => {
       state: "pending",
     });
     b.close();
+  });
+
+  it("a ledger written before batch prompt-cache hits were kept: reads 0 read-only, gains the column writable", () => {
+    const file = path.join(tempDir(), "s.db");
+    const a = Store.open(file, { create: true });
+    const id = batchLedger(a).open(chunk("r", ["k1"]));
+    batchLedger(a).ingest(id, [line("k1", "answered", [100, 5, 0, 60])]);
+    a.close();
+    // As the ledger was before the column.
+    const raw = new Database(file);
+    raw.exec("ALTER TABLE llm_batch_requests DROP COLUMN cached_input_tokens");
+    raw.close();
+    const ro = Store.open(file, { create: false, readonly: true });
+    expect(batchLedger(ro).usage("r")).toMatchObject([{ inputTokens: 100, cachedInputTokens: 0 }]);
+    expect(batchLedger(ro).usageByBatch().get(id)).toMatchObject({ cachedInputTokens: 0 });
+    ro.close();
+    const rw = Store.open(file, { create: true });
+    const second = batchLedger(rw).open(chunk("r", ["k2"]));
+    batchLedger(rw).ingest(second, [line("k2", "answered", [50, 5, 0, 30])]);
+    expect(batchLedger(rw).usage("r")).toMatchObject([{ inputTokens: 150, cachedInputTokens: 30 }]);
+    rw.close();
   });
 });

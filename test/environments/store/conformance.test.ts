@@ -339,6 +339,7 @@ describe.each(backends)("store conformance: $name", (backend) => {
         status: 200,
         error: null,
         inputTokens: 5,
+        cachedInputTokens: 3,
         outputTokens: 1,
         reasoningTokens: 0,
       },
@@ -359,6 +360,7 @@ describe.each(backends)("store conformance: $name", (backend) => {
         model: "m",
         requests: 1,
         inputTokens: 5,
+        cachedInputTokens: 3,
         outputTokens: 1,
         reasoningTokens: 0,
       },
@@ -374,6 +376,7 @@ describe.each(backends)("store conformance: $name", (backend) => {
       localId: id,
       requests: 1,
       inputTokens: 5,
+      cachedInputTokens: 3,
       outputTokens: 1,
     });
   });
