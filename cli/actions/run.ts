@@ -263,13 +263,16 @@ export async function runEnvironment(
   process.once("SIGTERM", onSigint);
   if (observer?.signal?.aborted) controller.abort();
   observer?.signal?.addEventListener("abort", onSigint, { once: true });
-  const progress = new ProgressLine();
+  // --until: the progress line and the live view read the rule's last look (the design is only a bound).
+  const untilView = until?.live(store);
+  const progress = new ProgressLine(undefined, undefined, untilView);
   // The run's model endpoints and their limiters, polled like the runner's counts (none in a batch run).
   const endpoints = batching ? null : endpointsOfRun(plan.agents);
   // --watch: the dashboard of cli/tui on a terminal, plain progress lines (stderr) otherwise.
   view = o.watch
     ? await startRunView({
         plan,
+        ...(untilView ? { until: untilView } : {}),
         target: Math.min(plan.total, limit ?? plan.total),
         storedByAgent: new Map(store.usageByAgent(plan.runId).map((a) => [a.agent, a.trials])),
         stdout: process.stdout,

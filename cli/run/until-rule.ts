@@ -2,7 +2,9 @@
  * A run's `--until` made into the runner's stopping rule: the design's units, which tasks are played
  * (those informing a target), and after each block, per agent, the targets' trackers fed the block's
  * stored trials — the agent stops once every target's interval is as tight as asked. The runner
- * knows none of this (it imports no analysis): it gets the rule as callbacks.
+ * knows none of this (it imports no analysis): it gets the rule as callbacks. The live view and the
+ * progress line read what the last look found (`live`): the run's trials at most, and each target's
+ * half-width against the one asked — made at the look from its estimates, never refitted for a frame.
  */
 import { targetHolds } from "../../analysis/stats/sequential.ts";
 import {
@@ -18,8 +20,9 @@ import type { RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecordsAt } from "../../environments/runner/records.ts";
 import type { SequentialResult, StopRule } from "../../environments/runner/sequential.ts";
 import type { StoredStopRule } from "../../environments/runner/stop-rules.ts";
-import { designUnits, FIRST_LOOK_UNITS, LOOK_GROWTH } from "../../environments/runner/units.ts";
+import { designUnits, FIRST_LOOK_UNITS, LOOK_GROWTH, lookPoints } from "../../environments/runner/units.ts";
 import type { Store } from "../../environments/store/index.ts";
+import type { UntilTargetView, UntilView } from "../tui/until.ts";
 import { estimandsOf, parseTargets } from "./until.ts";
 
 /** A target asks nothing more of the run: its interval is as tight as asked, or it does not apply. */
@@ -45,6 +48,12 @@ export interface UntilRun {
   rule(store: Store, note?: (line: string) => void): StopRule;
   /** Per agent, per target, its value at the agent's last look (null before any look). */
   lastValues(): (EstimandValue | null)[][];
+  /**
+   * What the live view and the progress line show of the rule (cli/tui/until.ts): a getter of the
+   * view the latest look made (reading it costs nothing). `store` is read once, for the trials of
+   * tasks no target draws on that are stored already (they count among the run's stored trials).
+   */
+  live(store: Store): () => UntilView;
   /** What the run spent against the design, per agent: the run summary's lines. */
   summaryLines(result: SequentialResult): string[];
   /** The same, for `--json`. */
@@ -66,6 +75,32 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
       );
   }
   const latest: (EstimandValue | null)[][] = plan.agents.map(() => specs.map(() => null));
+  const units = designUnits(plan.tasks, catalogue.unitOf);
+  const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
+  // Where the live views stand (`live`): what the looks so far decided, per agent.
+  const lookCount = lookPoints(units.filter((u) => u.some((t) => plays[t])).length).length;
+  const playedTrials = plays.filter(Boolean).length * plan.replicates;
+  const outside = plan.agents.map(() => 0);
+  const at = {
+    looks: 0,
+    stored: plan.agents.map(() => 0),
+    stoppedAt: plan.agents.map((): number | null => null),
+    playing: plan.agents.map(() => true),
+  };
+  const viewNow = (): UntilView => ({
+    written: targets.map((t) => t.written),
+    looks: at.looks,
+    lookCount,
+    firstLookUnits: FIRST_LOOK_UNITS,
+    agents: plan.agents.map((agent, i) => ({
+      agent: agent.label,
+      atMost: outside[i]! + (at.playing[i] ? playedTrials : at.stored[i]!),
+      stoppedAt: at.stoppedAt[i]!,
+      playing: at.playing[i]!,
+      targets: specs.map((spec, j) => targetView(spec, targets[j]!, latest[i]![j]!)),
+    })),
+  });
+  let view = viewNow();
   return {
     targets,
     specs,
@@ -77,6 +112,18 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
       lookGrowth: LOOK_GROWTH,
     },
     lastValues: () => latest,
+    live(store: Store) {
+      const done = store.doneSeqs(plan.runId, plan.total);
+      const a = plan.agents.length;
+      const r = plan.replicates;
+      outside.fill(0);
+      plan.tasks.forEach((_, t) => {
+        if (plays[t]) return;
+        for (let i = 0; i < a; i++) for (let j = 0; j < r; j++) outside[i]! += done[(t * a + i) * r + j]!;
+      });
+      view = viewNow();
+      return () => view;
+    },
     summaryLines: (result) => summaryLinesOf(plan, targets, result),
     json: (result) => ({
       targets: targets.map((t) => t.written),
@@ -88,15 +135,19 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
       const trackers: EstimandTracker[][] = plan.agents.map(() =>
         specs.map((s) => s.tracker(TARGET_LEVEL, plan.tasks.length * plan.replicates, plan.tasks)),
       );
-      const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
       const lookedAt: number[] = [];
+      at.looks = 0;
+      at.stored.fill(0);
+      at.stoppedAt.fill(null);
+      at.playing.fill(true);
       return {
-        units: designUnits(plan.tasks, catalogue.unitOf),
+        units,
         orderSeed: plan.runId,
         plays: (t) => plays[t] === true,
-        look(agent, seqs) {
+        look(agent, seqs, look) {
           const records = seqs.length > 0 ? trialRecordsAt(store, plan.runId, seqs) : [];
           lookedAt.push(agent);
+          at.stored[agent]! += records.length;
           let all = true;
           specs.forEach((_, j) => {
             const tracker = trackers[agent]![j]!;
@@ -105,10 +156,16 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
             latest[agent]![j] = value;
             if (!targetDone(value, targets[j]!.halfWidth)) all = false;
           });
+          if (all) at.stoppedAt[agent] = look + 1;
           return all;
         },
         onLook(look, of, playing) {
-          if (note) note(lookLine(plan, specs, targets, latest, lookedAt, playing, look, of));
+          at.looks = look + 1;
+          playing.forEach((p, i) => {
+            at.playing[i] = p;
+          });
+          view = viewNow();
+          if (note) note(lookLine(view, lookedAt, look, of));
           lookedAt.length = 0;
         },
       };
@@ -150,27 +207,25 @@ function shownHalfWidth(x: number, unit: EstimandSpec["unit"]): string {
   return `±${Number(x.toPrecision(3))}`;
 }
 
+/** A target at an agent's last look, as the look line and the live views show it. */
+function targetView(spec: EstimandSpec, target: PrecisionTarget, v: EstimandValue | null): UntilTargetView {
+  return {
+    estimand: spec.name,
+    now: v?.interval ? shownHalfWidth(v.interval.halfWidth, spec.unit) : v?.settled ? "n/a" : "–",
+    asked: formatHalfWidth(target.halfWidth, spec.unit),
+    done: v !== null && targetDone(v, target.halfWidth),
+  };
+}
+
 /**
  * One look, as a line: each agent looked at, each target's half-width now against the one asked
  * (`beta-lnp ±1.42 → ±1`), and those that stopped — so a long run shows how near its targets are.
  */
-function lookLine(
-  plan: RunPlan,
-  specs: readonly EstimandSpec[],
-  targets: readonly PrecisionTarget[],
-  latest: readonly (readonly (EstimandValue | null)[])[],
-  lookedAt: readonly number[],
-  playing: readonly boolean[],
-  look: number,
-  of: number,
-): string {
+function lookLine(view: UntilView, lookedAt: readonly number[], look: number, of: number): string {
   const agents = lookedAt.map((i) => {
-    const parts = specs.map((spec, j) => {
-      const v = latest[i]![j];
-      const now = v?.interval ? shownHalfWidth(v.interval.halfWidth, spec.unit) : v?.settled ? "n/a" : "–";
-      return `${spec.name} ${now} → ${formatHalfWidth(targets[j]!.halfWidth, spec.unit)}`;
-    });
-    return `${plan.agents[i]!.label}: ${parts.join(", ")}${playing[i] ? "" : " (stops here)"}`;
+    const a = view.agents[i]!;
+    const parts = a.targets.map((t) => `${t.estimand} ${t.now} → ${t.asked}`);
+    return `${a.agent}: ${parts.join(", ")}${a.playing ? "" : " (stops here)"}`;
   });
   return `look ${look + 1}/${of}: ${agents.join(" · ")}`;
 }

@@ -7,15 +7,23 @@ import { clip, cost, count, duration, pct, rate, tokensInOut, usd } from "./form
 import type { EpisodeModel, EpisodeSummary, StatsView } from "./records/index.ts";
 import { shopPlainLines } from "./records/shop.ts";
 import type { AgentRow, DashboardView } from "./state/dashboard.ts";
+import { untilShortText } from "./until.ts";
 
+/**
+ * The run's progress on a line. With a stopping rule (`--until`) the total and the ETA are bounds
+ * (`123/≤3,600`, `ETA ≤1m05s`, the share done at least) and the line ends with where the targets stood
+ * at the last look.
+ */
 export function plainProgressLine(v: DashboardView): string {
   const share = v.target === 0 ? 1 : v.stored / v.target;
   const nonResponses = v.agents.reduce((s, a) => s + a.nonResponses, 0);
-  return `[${pct(share).padStart(6)}] ${count(v.stored)}/${count(v.target)} stored · ${rate(v.trialsPerSecond)} · ETA ${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}${v.failed > 0 ? ` · failed ${count(v.failed)} (re-run by the same command)` : ""}`;
+  const le = v.bounded ? "≤" : "";
+  const shown = v.bounded ? `≥${pct(share)}` : pct(share);
+  return `[${shown.padStart(6)}] ${count(v.stored)}/${le}${count(v.target)} stored · ${rate(v.trialsPerSecond)} · ETA ${le}${duration(v.etaSeconds)} · non-responses ${count(nonResponses)} · errors ${count(v.errorCount)}${v.failed > 0 ? ` · failed ${count(v.failed)} (re-run by the same command)` : ""}${v.until ? ` · until ${untilShortText(v.until)}` : ""}`;
 }
 
 export function plainAgentLine(a: AgentRow): string {
-  return `${a.agent}: ${count(a.done)}/${count(a.total)} · ${rate(a.trialsPerSecond)} · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokensInOut(a.usage)} · cost ${cost(a.costUsd)}`;
+  return `${a.agent}: ${count(a.done)}/${a.bounded ? "≤" : ""}${count(a.total)} · ${rate(a.trialsPerSecond)} · non-responses ${count(a.nonResponses)} · errors ${count(a.errors)} · retries ${count(a.retries)} · tokens ${tokensInOut(a.usage)} · cost ${cost(a.costUsd)}`;
 }
 
 /** A model endpoint's limiter on one line (a log line is never cut). */

@@ -22,7 +22,9 @@ export function AgentProgress({
   compact?: boolean;
 }) {
   const share = row.total === 0 ? 1 : row.done / row.total;
-  const figures = ` ${count(row.done)}/${count(row.total)} · ${rate(row.trialsPerSecond, "")} · ETA ${duration(row.etaSeconds)}`;
+  // With a stopping rule the total and the ETA are bounds: `300/≤3,600 · ETA ≤5m00s`.
+  const le = row.bounded ? "≤" : "";
+  const figures = ` ${count(row.done)}/${le}${count(row.total)} · ${rate(row.trialsPerSecond, "")} · ETA ${le}${duration(row.etaSeconds)}`;
   const name = clip(row.agent, nameWidth).padEnd(nameWidth);
   const u = row.usage;
   const cost = `tokens ${tokensInOut(u)} · cost ${dollars(row.costUsd)}`;

@@ -5,6 +5,7 @@ import { Box, Text } from "ink";
 import { endpointsLines } from "../endpoints.ts";
 import { agentColumnWidth, clip, count, duration, rate } from "../format.ts";
 import type { DashboardView } from "../state/dashboard.ts";
+import { untilAgentLines, untilHeadText } from "../until.ts";
 import { AgentProgress } from "./AgentProgress.tsx";
 import { EpisodeView } from "./EpisodeView.tsx";
 import { Help, type KeyHelp } from "./Help.tsx";
@@ -88,12 +89,29 @@ export function Dashboard({
   const listed = view.agents.slice(0, maxAgents);
   const rest = view.agents.slice(listed.length);
   const f = view.featured;
-  const header = `bazaar run ${view.runId} · ${view.env} · ${count(view.stored)}/${count(view.target)} stored · ${rate(view.trialsPerSecond)} · ETA ${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
+  // With a stopping rule (--until) the total and the ETA are bounds: `123/≤3,600 stored · ETA ≤5m00s`.
+  const le = view.bounded ? "≤" : "";
+  const figures = `${count(view.stored)}/${le}${count(view.target)} stored · ${rate(view.trialsPerSecond)} · ETA ${le}${duration(view.etaSeconds)} · ${duration(view.elapsedMs / 1000)} elapsed${view.failed > 0 ? ` · ${count(view.failed)} failed` : ""}`;
+  // The run's name gives way before the figures do.
+  const header = [
+    `bazaar run ${view.runId} · ${view.env} · ${figures}`,
+    `${view.runId} · ${figures}`,
+    figures,
+  ].find((h, i, all) => h.length <= width || i === all.length - 1)!;
+  const until = view.until
+    ? [untilHeadText(view.until, view.stored), ...untilAgentLines(view.until, nameWidth).slice(0, maxAgents)]
+    : [];
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
         {clip(header, width)}
       </Text>
+      {until.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the stopping rule's lines, in order
+        <Text key={`until-${i}`} color={i === 0 ? "yellow" : undefined} wrap="truncate">
+          {clip(line, width)}
+        </Text>
+      ))}
       {listed.map((a) => (
         <AgentProgress key={a.agent} row={a} width={width} nameWidth={nameWidth} compact={compact} />
       ))}

@@ -55,7 +55,9 @@ export function liveLayout(
   const endpointRows = endpointsLines(view.endpoints, o.width ?? 79).length;
   const helpRows = o.help ? LIVE_KEYS.length + 3 : 0;
   const keyRow = 1;
-  const used = 1 + agentRows + endpointRows + errorRows + helpRows + keyRow;
+  // The stopping rule (--until): its line, and one per agent shown when there are several.
+  const untilRows = view.until ? 1 + (view.agents.length > 1 ? shownAgents : 0) : 0;
+  const used = 1 + untilRows + agentRows + endpointRows + errorRows + helpRows + keyRow;
   const statsRows = view.stats ? 1 + view.stats.lines.length : 0;
   // The episode up close wants at least a few rows; the statistics, then the in-flight list, give way.
   const MIN_EPISODE = 6;

@@ -6,6 +6,7 @@
 import { plainAgentLine, plainEndpointLine, plainProgressLine, plainStats } from "../plain.ts";
 import { adapterFor } from "../records/index.ts";
 import type { DashboardView } from "../state/dashboard.ts";
+import { untilBound } from "../until.ts";
 import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
 
 export type { RunView, RunViewOptions } from "./view.ts";
@@ -27,13 +28,18 @@ function plainRunView(o: RunViewOptions): RunView {
   const state = dashboardState(o, now());
   let lastLine = now();
   let lastDecile = -1;
+  let lastLookPrinted = 0;
   let errorsShown = 0;
   let lastStored = -1;
+  let lastLook = -1;
   /** Each endpoint's last line, so that one is printed again only when it changed. */
   const endpointsShown = new Map<string, string>();
   const line = (v: DashboardView) => {
-    if (v.stored !== lastStored) o.log(plainProgressLine(v));
+    // A look of the stopping rule is news too: where the targets stand now.
+    const look = v.until?.looks ?? -1;
+    if (v.stored !== lastStored || look !== lastLook) o.log(plainProgressLine(v));
     lastStored = v.stored;
+    lastLook = look;
     for (const e of v.endpoints) {
       const text = plainEndpointLine(e);
       const key = `${e.url}|${e.model}`;
@@ -41,8 +47,12 @@ function plainRunView(o: RunViewOptions): RunView {
       endpointsShown.set(key, text);
     }
   };
+  const first = o.until?.();
+  const trials = first
+    ? `at most ${Math.min(o.target, untilBound(first, 0)).toLocaleString("en-US")} trials (--until ${first.written.join(", ")}: each agent stops once its targets hold)`
+    : `${o.target.toLocaleString("en-US")} trials`;
   o.log(
-    `watching run ${o.plan.runId} (${o.plan.env.name}): ${o.target.toLocaleString("en-US")} trials · agents ${o.plan.agents.map((a) => a.label).join(", ")}`,
+    `watching run ${o.plan.runId} (${o.plan.env.name}): ${trials} · agents ${o.plan.agents.map((a) => a.label).join(", ")}`,
   );
   const flushErrors = (v: DashboardView) => {
     const fresh = v.errorCount - errorsShown;
@@ -57,9 +67,14 @@ function plainRunView(o: RunViewOptions): RunView {
     onProgress(p) {
       state.progress(p);
       const t = now();
-      const decile = p.target === 0 ? 10 : Math.floor((10 * p.stored) / p.target);
-      if (decile === lastDecile && t - lastLine < 5000) return;
+      // Tenths of what the run stores at most (with --until, the rule's bound), and each look.
+      const u = o.until?.();
+      const target = u ? Math.min(p.target, untilBound(u, p.stored)) : p.target;
+      const decile = target === 0 ? 10 : Math.floor((10 * p.stored) / target);
+      const look = u?.looks ?? 0;
+      if (decile === lastDecile && look === lastLookPrinted && t - lastLine < 5000) return;
       lastDecile = decile;
+      lastLookPrinted = look;
       lastLine = t;
       const v = state.snapshot(t);
       flushErrors(v);

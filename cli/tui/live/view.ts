@@ -26,6 +26,7 @@ import type { EndpointRow } from "../endpoints.ts";
 import { roleNamesOf } from "../records/roles.ts";
 import type { TrialRecord } from "../records/types.ts";
 import { DashboardState, type DashboardTiming, trialsPerAgent } from "../state/dashboard.ts";
+import type { UntilView } from "../until.ts";
 
 export interface RunView {
   onProgress(p: RunProgress): void;
@@ -54,6 +55,11 @@ export interface RunViewOptions {
   costOf?: (agent: string, usage: Usage) => number | null;
   /** The limiters of the run's model endpoints (this process's: `endpointsOfRun`), polled by the view. */
   endpoints?: () => readonly EndpointRow[];
+  /**
+   * The run's stopping rule (`--until`) as its last look left it (cli/run/until-rule.ts, `live`):
+   * `target` is then only the design's bound, and the views say so and where the targets stand.
+   */
+  until?: () => UntilView;
   /** The user asked to stop (q or ctrl-c in the dashboard). */
   onStop: () => void;
   /** Snapshot interval of the dashboard. */
@@ -77,6 +83,7 @@ export function dashboardState(o: RunViewOptions, now: number): DashboardState {
     startedAt: now,
     costOf: o.costOf,
     ...(o.endpoints ? { endpoints: o.endpoints } : {}),
+    ...(o.until ? { until: o.until } : {}),
     timing: o.timing,
     taskOf: (seq) => o.plan.tasks[coordinates(o.plan, seq).taskIndex],
     ...(roleNames ? { roleNames } : {}),

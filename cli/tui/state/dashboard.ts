@@ -10,6 +10,7 @@ import type { EndpointRow } from "../endpoints.ts";
 import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
 import { liveLine, liveModel } from "../records/live.ts";
 import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
+import { type UntilView, untilBound } from "../until.ts";
 
 export interface AgentPlan {
   agent: string;
@@ -22,7 +23,10 @@ export interface AgentPlan {
 export interface AgentRow {
   agent: string;
   done: number;
+  /** Its trials this invocation aims at; with a stopping rule, at most (`bounded`). */
   total: number;
+  /** `total` is an upper bound: a stopping rule (`--until`) may stop the agent sooner. */
+  bounded: boolean;
   ranNow: number;
   trialsPerSecond: number;
   etaSeconds: number;
@@ -72,7 +76,12 @@ export interface DashboardView {
   stored: number;
   /** Trials of this invocation stored as failed (missing data: the same command re-runs them). */
   failed: number;
+  /** Trials this invocation aims to have stored; with a stopping rule, at most (`bounded`). */
   target: number;
+  /** `target` and the ETA are upper bounds: the stopping rule may end the run sooner. */
+  bounded: boolean;
+  /** The stopping rule (`--until`) as its last look left it; null without one. */
+  until: UntilView | null;
   trialsPerSecond: number;
   etaSeconds: number;
   agents: AgentRow[];
@@ -174,6 +183,7 @@ export class DashboardState {
   private readonly taskOf: (seq: number) => unknown;
   private readonly roleNames: Readonly<Record<string, string>> | undefined;
   private readonly endpoints: () => readonly EndpointRow[];
+  private readonly until: (() => UntilView) | undefined;
 
   constructor(o: {
     runId: string;
@@ -193,6 +203,11 @@ export class DashboardState {
      * that calls the models, as the runner's counts do.
      */
     endpoints?: () => readonly EndpointRow[];
+    /**
+     * The run's stopping rule as its last look left it (`--until`): the totals become bounds and the
+     * view says where the targets stand. Read at each snapshot; the rule computes it at its looks.
+     */
+    until?: () => UntilView;
   }) {
     this.runId = o.runId;
     this.env = o.env;
@@ -204,6 +219,7 @@ export class DashboardState {
     this.taskOf = o.taskOf ?? (() => undefined);
     this.roleNames = o.roleNames;
     this.endpoints = o.endpoints ?? (() => []);
+    this.until = o.until;
     this.adapter = adapterFor(o.env);
     this.agents = o.agents.map((a) => ({
       ...a,
@@ -403,16 +419,22 @@ export class DashboardState {
     const elapsedMs = Math.max(this.elapsedMs, now - this.startedAt);
     const seconds = elapsedMs / 1000;
     const rate = this.movingRate(now, seconds);
-    const agents = this.agents.map((a): AgentRow => {
+    const until = this.until?.() ?? null;
+    const agents = this.agents.map((a, i): AgentRow => {
       const aRate = seconds > 0 ? a.ranNow / seconds : 0;
       const done = Math.min(a.total, a.storedBefore + a.ranNow);
+      // With a stopping rule, the agent's trials at most: the tasks its targets draw on, or what it
+      // stored once it stopped.
+      const bound = until?.agents[i];
+      const total = bound ? Math.min(a.total, Math.max(done, bound.atMost)) : a.total;
       return {
         agent: a.agent,
         done,
-        total: a.total,
+        total,
+        bounded: bound?.playing === true && done < total,
         ranNow: a.ranNow,
         trialsPerSecond: aRate,
-        etaSeconds: done >= a.total ? 0 : aRate > 0 ? (a.total - done) / aRate : Number.NaN,
+        etaSeconds: done >= total ? 0 : aRate > 0 ? (total - done) / aRate : Number.NaN,
         nonResponses: a.nonResponses,
         errors: a.errors,
         retries: a.retries,
@@ -458,6 +480,8 @@ export class DashboardState {
         agents.reduce((s, a) => s + a.done, 0),
       ),
     );
+    const target = until ? Math.min(this.target, untilBound(until, stored)) : this.target;
+    const bounded = until?.agents.some((a) => a.playing) === true && stored < target;
     return {
       runId: this.runId,
       env: this.env,
@@ -467,9 +491,11 @@ export class DashboardState {
       focus,
       stored,
       failed: this.failed,
-      target: this.target,
+      target,
+      bounded,
+      until,
       trialsPerSecond: rate,
-      etaSeconds: stored >= this.target ? 0 : rate > 0 ? (this.target - stored) / rate : Number.NaN,
+      etaSeconds: stored >= target ? 0 : rate > 0 ? (target - stored) / rate : Number.NaN,
       agents,
       endpoints: this.endpoints(),
       feed: this.feed,
