@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { z } from "zod";
-import { errorLine, isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
+import { bazaarBug, errorLine, isBazaarBug, isUserError } from "../../environments/kernel/errors.ts";
 import { failureOf } from "../../environments/kernel/failures.ts";
 import type { Acted, Agent, AgentContext, Message, Observation } from "../../environments/kernel/types.ts";
 import type { ResponseCache } from "./cache.ts";
@@ -10,7 +10,7 @@ import type { CallEvents, CallGate } from "./gate.ts";
 import type { buildAgentGraph, PendingCall } from "./graph.ts";
 import { langchainMessages } from "./langchain.ts";
 import type { ChatOpening } from "./llamacpp.ts";
-import { isRequestRefused, modelCallBug } from "./resilience.ts";
+import { isRequestRefused } from "./resilience.ts";
 import { redact } from "./secrets.ts";
 import type { LlmSettings } from "./settings.ts";
 import { type ActionTool, toolsFromActions } from "./tools.ts";
@@ -264,7 +264,7 @@ export class LlmAgent implements Agent<unknown, Record<string, unknown>> {
     // read) is said to the user as it is: exit 2, one line, the same command resumes.
     if (signal?.aborted || failureOf(err) || isRequestRefused(err) || isBazaarBug(err) || isUserError(err))
       return err;
-    return modelCallBug(this.settings.model, redact(errorLine(err)), err);
+    return bazaarBug(this.settings.model, redact(errorLine(err)), err);
   }
 
   endEpisode(ctx: AgentContext): void {

@@ -1,4 +1,5 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import { bazaarBug } from "../../environments/kernel/errors.ts";
 import { AgentFailure } from "../../environments/kernel/failures.ts";
 import { createRng, type Rng } from "../../environments/kernel/rng.ts";
 import { emptyUsage, type Usage } from "../../environments/kernel/types.ts";
@@ -15,7 +16,6 @@ import {
   backoffMs,
   type Classified,
   classifyError,
-  modelCallBug,
   RequestRefused,
   type RetryPolicy,
   sleep,
@@ -290,7 +290,7 @@ function failureFor(
       `model ${s.model} is not served at ${url} (${reason})`,
       "check the model name after openai: and --base-url (GET <base-url>/models lists what a server serves)",
     );
-  if (c.origin === "client") return modelCallBug(s.model, reason, err);
+  if (c.origin === "client") return bazaarBug(s.model, reason, err);
   if (!c.retryable) return new RequestRefused(`${s.model}: ${reason} (${tried})`);
   if (slot)
     return new AgentFailure(

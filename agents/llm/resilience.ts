@@ -4,7 +4,6 @@
  * model after repeated failures. All of it is shared per model endpoint, so several agents on the
  * same model respect one budget.
  */
-import { type BazaarBug, bazaarBug } from "../../environments/kernel/errors.ts";
 import type { Rng } from "../../environments/kernel/rng.ts";
 import { notACompletionIn } from "./completion-check.ts";
 
@@ -286,12 +285,4 @@ export class RequestRefused extends Error {
 
 export function isRequestRefused(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === "RequestRefused";
-}
-
-/**
- * bazaar's own error where a model was to answer (`what`: "TypeError: …", key-free), said as such:
- * the run stops with the trial unplayed (DESIGN.md § Failures are not answers).
- */
-export function modelCallBug(model: string, what: string, err: unknown): BazaarBug {
-  return bazaarBug(model, what, err);
 }
