@@ -337,12 +337,17 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
       return;
     }
     let text = "";
+    let tooLong = false;
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => {
-      if (text.length < 10_000) text += chunk;
+      // A limits change is a few fields: a longer body is refused as such, not read cut short.
+      if (text.length + chunk.length > 10_000) tooLong = true;
+      else text += chunk;
     });
     req.on("end", () => {
-      const change = parseLimitsChange(text);
+      const change = tooLong
+        ? 'the body is longer than 10,000 characters; expected JSON like {"rpm": 600}'
+        : parseLimitsChange(text);
       let refused = typeof change === "string" ? change : null;
       if (typeof change !== "string") {
         try {

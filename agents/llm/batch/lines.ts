@@ -118,7 +118,8 @@ export function lineRecord(line: ResultLine): LineRecord {
   const usage = ok && isObject(line.body) && isObject(line.body.usage) ? line.body.usage : {};
   const details = isObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
   const prompt = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  // A count that is not a non-negative number (a malformed line) counts nothing, never against the rest.
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
   return {
     customId: line.customId,
     state: ok ? "answered" : "failed",

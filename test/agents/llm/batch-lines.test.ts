@@ -103,6 +103,8 @@ describe("batch JSONL", () => {
       );
     expect(lineRecord(withHits(1024) as never)).toMatchObject({ inputTokens: 1200, cachedInputTokens: 1024 });
     expect(lineRecord(withHits(5000) as never)).toMatchObject({ cachedInputTokens: 1200 });
+    // A negative count (a malformed line) counts nothing rather than cancel other lines' hits in a sum.
+    expect(lineRecord(withHits(-100) as never)).toMatchObject({ inputTokens: 1200, cachedInputTokens: 0 });
     const failed = readResultLine(
       JSON.stringify({
         custom_id: "b",
