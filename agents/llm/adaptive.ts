@@ -39,8 +39,7 @@ export interface AttemptReport {
 
 /** One request let through, as the limiter remembers it until its release. */
 export interface Ticket {
-  /** Requests let through before it, plus one. */
-  readonly seq: number;
+  /** When it went (ms). */
   readonly sentAt: number;
   /** Its estimated tokens. */
   readonly tokens: number;
@@ -174,7 +173,6 @@ export class AdaptiveLimiter {
   private inFlightNow = 0;
   /** Estimated tokens of the requests in flight. */
   private openTokens = 0;
-  private seq = 0;
   private sent = 0;
   private throttled = 0;
 
@@ -282,11 +280,9 @@ export class AdaptiveLimiter {
   send(tokens: number, now: number): Ticket {
     this.inFlightNow++;
     this.sent++;
-    this.seq++;
     this.openTokens += tokens;
     if (Number.isFinite(this.pace)) this.nextAt = Math.max(this.nextAt, now) + 1 / this.pace;
     return {
-      seq: this.seq,
       sentAt: now,
       tokens,
       inFlightAtSend: this.inFlightNow,
@@ -357,7 +353,9 @@ export class AdaptiveLimiter {
     };
     const r = mirror(this.requestsMirror, l.limitRequests, l.remainingRequests, l.resetRequestsMs);
     const t = mirror(this.tokensMirror, l.limitTokens, l.remainingTokens, l.resetTokensMs);
-    if (l.limitRequests !== undefined || l.limitTokens !== undefined) this.headersAt = now;
+    // Fresh headers only where they make a bucket to pace to: a limit without what remains of it
+    // (a partial set) must not turn off pacing on 429s while nothing paces to the headers.
+    if (r !== this.requestsMirror || t !== this.tokensMirror) this.headersAt = now;
     this.requestsMirror = r;
     this.tokensMirror = t;
   }
@@ -388,10 +386,8 @@ export class AdaptiveLimiter {
   /** A 429 without headers: pace to what the server admitted, once per epoch. */
   private cut(ticket: Ticket, now: number): void {
     // A request sent before the last cut was sent at the old pace: it says nothing new.
-    if (ticket.sentAt < this.lastCutAt || now - this.lastCutAt < Math.max(CUT_EPOCH_MS, 2 * this.shortMs))
-      return;
-    if (this.shortMs < 0) return;
     const epoch = Math.max(CUT_EPOCH_MS, 2 * this.shortMs);
+    if (ticket.sentAt < this.lastCutAt || now - this.lastCutAt < epoch) return;
     let span = Math.max(ADMITTED_SPAN_MS, 4 * this.shortMs);
     let ratio = this.sampledRatio(now, span);
     // A storm (most answers 429s): the bucket is empty, and what the last round trips admitted is
@@ -411,11 +407,12 @@ export class AdaptiveLimiter {
     if (j && (j.ok + j.limited < 5 || j.limited / (j.ok + j.limited) < 0.3)) return;
     const admitted = this.answered.perMs(now, span);
     const current = this.pace;
-    // Nothing got through in the span: halve what was sent (a floor of one request in 10 s).
+    // Nothing got through in the span: halve what was sent (a floor of one request in 10 s) — a
+    // window a round trip, timed by this 429 where no answer has been timed yet (a bucket emptied
+    // by another process: every first answer a 429).
+    const roundTripMs = Math.max(1, this.shortMs || now - ticket.sentAt);
     const basis =
-      admitted > 0
-        ? Math.min(current, admitted)
-        : Math.min(current, this.window / Math.max(1, this.shortMs)) / 2;
+      admitted > 0 ? Math.min(current, admitted) : Math.min(current, this.window / roundTripMs) / 2;
     // Judged against the share of 429s over the last 10 s, not the share that set the cut off: a
     // cut comes when that share is high, by chance too, and would then seem to have lowered it.
     const whole = SLOTS * SLOT_MS;

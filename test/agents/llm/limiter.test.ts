@@ -133,6 +133,52 @@ describe("the adaptive limiter against a rate-limited server (simulated time)", 
     expect(l.wait(0, 10)).toBe(500);
     expect(l.wait(0, 510)).toBe(0);
   });
+
+  it("paces to the token headers: a request waits while its tokens are not in the bucket", () => {
+    const l = new AdaptiveLimiter({ ceiling: 8, adaptive: true });
+    const t = l.send(0, 0);
+    // 6,000 tokens a minute (100 a second), 500 left: a 100-token request goes, a 1,000-token one waits.
+    l.done(
+      t,
+      true,
+      { latencyMs: 10, limits: { limitTokens: 6000, remainingTokens: 500, resetTokensMs: 5000 } },
+      10,
+    );
+    expect(l.wait(100, 10)).toBe(0);
+    const waitMs = l.wait(1000, 10);
+    expect(waitMs).toBeGreaterThan(4000); // 500 tokens more at 100 a second: about 5 s
+    expect(waitMs).toBeLessThanOrEqual(5000 / 0.9); // refilled at a share of the stated rate (a margin)
+  });
+
+  it("a server that says its limit but not what remains of it is paced by its 429s, as one that says nothing", () => {
+    const paced = (limits: { limitRequests: number } | undefined) => {
+      const l = new AdaptiveLimiter({ ceiling: 64, adaptive: true });
+      // 200 answers over 2 s; from the 40th every other one a 429.
+      for (let i = 0; i < 200; i++) {
+        const t = l.send(0, i * 10);
+        const limited = i >= 40 && i % 2 === 0;
+        const report = { latencyMs: 300, ...(limited ? { status: 429 } : {}), ...(limits ? { limits } : {}) };
+        l.done(t, !limited, report, i * 10 + 300);
+      }
+      return l.snapshot(2300);
+    };
+    const silent = paced(undefined);
+    expect(silent.pacedPerMinute).not.toBeNull();
+    expect(paced({ limitRequests: 600 })).toMatchObject({
+      pacedPerMinute: silent.pacedPerMinute,
+      found: silent.found,
+    });
+  });
+
+  it("a start of nothing but 429s finds no faster limit than its window a round trip", () => {
+    const l = new AdaptiveLimiter({ ceiling: 64, adaptive: true });
+    const window = l.snapshot(0).window;
+    const tickets = Array.from({ length: window }, () => l.send(0, 0));
+    for (const t of tickets) l.done(t, false, { latencyMs: 300, status: 429 }, 300);
+    const found = l.snapshot(300).found;
+    expect(found?.source).toBe("429s");
+    expect(found!.requestsPerMinute).toBeLessThanOrEqual((window * MINUTE) / 300);
+  });
 });
 
 /** A clock the test moves: timers fire when it passes them. */
