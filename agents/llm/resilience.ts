@@ -6,6 +6,7 @@
  */
 import type { Rng } from "../../environments/kernel/rng.ts";
 import { notACompletionIn } from "./completion-check.ts";
+import { readRateLimit } from "./rate-headers.ts";
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -164,11 +165,10 @@ export function classifyError(err: unknown): Classified {
   const message = (answered?.message || e?.message || String(err)).split("\n")[0]!.slice(0, 200);
   if (answered) {
     const { status } = answered;
-    const retryAfterRaw = header(answered.headers, "retry-after");
-    const retryAfter =
-      retryAfterRaw !== undefined && Number.isFinite(Number(retryAfterRaw))
-        ? Number(retryAfterRaw)
-        : undefined;
+    // The one reading of the server's headers the limiter reads too: `retry-after-ms`, else
+    // `retry-after` in seconds or as an HTTP date.
+    const retryAfterMs = readRateLimit((n) => header(answered.headers, n))?.retryAfterMs;
+    const retryAfter = retryAfterMs === undefined ? undefined : retryAfterMs / 1000;
     // A 429 that says the account has no quota left is no rate limit: waiting does not clear it.
     const noQuota = status === 429 && answered.code === "insufficient_quota";
     const retryable = status === 408 || status === 409 || (status === 429 && !noQuota) || status >= 500;

@@ -72,6 +72,17 @@ describe("retry policy", () => {
       summary: "HTTP 429: slow down",
       origin: "server",
     });
+    // retry-after-ms first (OpenAI's), and retry-after as an HTTP date: what the limiter reads too.
+    const ms = new Headers({ "retry-after-ms": "250", "retry-after": "1" });
+    expect(classifyError({ status: 429, headers: ms, message: "x" }).retryAfterSeconds).toBe(0.25);
+    const inFive = new Date(Date.now() + 5_000).toUTCString();
+    const dated = classifyError({
+      status: 429,
+      headers: new Headers({ "retry-after": inFive }),
+      message: "x",
+    });
+    expect(dated.retryAfterSeconds).toBeGreaterThan(3); // the date has whole seconds: 4–5 s from now
+    expect(dated.retryAfterSeconds).toBeLessThanOrEqual(5);
     expect(classifyError({ status: 503, message: "x" }).retryable).toBe(true);
     expect(classifyError({ status: 400, message: "bad" }).retryable).toBe(false);
     expect(classifyError({ status: 401, message: "no key" }).retryable).toBe(false);
