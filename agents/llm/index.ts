@@ -16,7 +16,6 @@ export {
   DEFAULT_RETRY,
   RateLimiter,
   type RetryPolicy,
-  Semaphore,
   sleep,
 } from "./resilience.ts";
 export { redact, registerSecret } from "./secrets.ts";

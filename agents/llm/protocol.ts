@@ -7,13 +7,7 @@ import type { Acted, Message } from "../../environments/kernel/types.ts";
 import type { AttemptReport } from "./adaptive.ts";
 import type { LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
-import {
-  type AttemptOutcome,
-  type CallEvents,
-  type Settled,
-  type SettledError,
-  settledError,
-} from "./gate.ts";
+import type { AttemptOutcome, CallEvents, Settled, SettledError } from "./gate.ts";
 
 export type ToWorker =
   | { t: "agent"; agent: number; spec: LlmAgentSpec }
@@ -54,11 +48,6 @@ export type FromWorker =
   | { t: "release"; grant: number; outcome: AttemptOutcome; report?: AttemptReport }
   | { t: "settle"; agent: number; key: string; result: Settled }
   | { t: "retry"; agent: number; info: Parameters<NonNullable<CallEvents["onRetry"]>>[0] };
-
-/** An error as it crosses threads: what `encodeError` made of it, as its owner threw it. */
-export function decodeError(m: SettledError): Error {
-  return settledError(m);
-}
 
 /**
  * Messages posted in the same tick travel as one batch: a turn exchanges about eight messages, and

@@ -23,27 +23,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A counting semaphore: at most `limit` holders at once, the rest wait in arrival order. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(readonly limit: number) {}
-
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    };
-  }
-}
-
 /**
  * Requests and tokens per minute as two token buckets refilled continuously. `take` waits until
  * both budgets allow the call; tokens are estimated before the call and need not be exact.

@@ -9,8 +9,8 @@ import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent, type LlmAgentSpec } from "./agent.ts";
 import type { CachedResponse } from "./cache.ts";
 import type { AttemptOutcome, CallGate, Grant, Settled } from "./gate.ts";
-import { encodeError } from "./gate.ts";
-import { Batcher, decodeError, type FromWorker, type ToWorker } from "./protocol.ts";
+import { encodeError, settledError } from "./gate.ts";
+import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
 import { registerSecret } from "./secrets.ts";
 
 const port = parentPort;
@@ -157,7 +157,7 @@ function onMessage(m: ToWorker): void {
     case "reply": {
       const r = replies.get(m.req);
       replies.delete(m.req);
-      if (m.error !== undefined) r?.reject(decodeError({ ...m, error: m.error }));
+      if (m.error !== undefined) r?.reject(settledError({ ...m, error: m.error }));
       else r?.resolve(m.value);
       return;
     }

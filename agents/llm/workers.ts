@@ -15,8 +15,8 @@ import type { Acted, Agent, AgentContext, AgentEntry, Observation } from "../../
 import type { AttemptReport } from "./adaptive.ts";
 import { LlmAgent } from "./agent.ts";
 import type { AttemptOutcome } from "./gate.ts";
-import { encodeError } from "./gate.ts";
-import { Batcher, decodeError, type FromWorker, type ToWorker } from "./protocol.ts";
+import { encodeError, settledError } from "./gate.ts";
+import { Batcher, type FromWorker, type ToWorker } from "./protocol.ts";
 
 interface Handle {
   worker: Worker;
@@ -102,7 +102,7 @@ export class LlmWorkerPool {
         h.busy--;
         if (!turn) return;
         if (m.t === "acted") turn.resolve(m.acted);
-        else turn.reject(decodeError(m));
+        else turn.reject(settledError(m));
         this.finished(turn.session);
         return;
       }

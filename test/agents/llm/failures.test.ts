@@ -6,9 +6,8 @@
  */
 import { fakeModel } from "@langchain/core/testing";
 import { describe, expect, it } from "vitest";
-import { encodeError, LocalGate } from "../../../agents/llm/gate.ts";
+import { encodeError, LocalGate, settledError } from "../../../agents/llm/gate.ts";
 import { type ChatInvoker, LlmAgent, LlmSettingsSchema, registerSecret } from "../../../agents/llm/index.ts";
-import { decodeError } from "../../../agents/llm/protocol.ts";
 import { isRequestRefused } from "../../../agents/llm/resilience.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { ChoiceActionSchema } from "../../../environments/choice/actions.ts";
@@ -192,9 +191,9 @@ describe("bazaar's own error is nobody's answer", () => {
         (e: unknown) => e,
       );
       expect(m.is(err)).toBe(true);
-      expect(m.is(decodeError(encodeError(err)))).toBe(true);
+      expect(m.is(settledError(encodeError(err)))).toBe(true);
     }
-    const failure = decodeError(
+    const failure = settledError(
       encodeError(
         new AgentFailure("infrastructure", "m: the server answered 200 with an empty body", undefined, "x"),
       ),

@@ -1,37 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NotAChatCompletion } from "../../../agents/llm/completion-check.ts";
-import {
-  backoffMs,
-  CircuitBreaker,
-  classifyError,
-  RateLimiter,
-  Semaphore,
-  sleep,
-} from "../../../agents/llm/index.ts";
+import { backoffMs, CircuitBreaker, classifyError, RateLimiter } from "../../../agents/llm/index.ts";
 import { createRng } from "../../../environments/kernel/rng.ts";
-
-describe("Semaphore", () => {
-  it("never lets more than its limit hold at once, and serves waiters in order", async () => {
-    const sem = new Semaphore(3);
-    let active = 0;
-    let peak = 0;
-    const order: number[] = [];
-    await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        const release = await sem.acquire();
-        active++;
-        peak = Math.max(peak, active);
-        order.push(i);
-        await sleep(2);
-        active--;
-        release();
-        release(); // a double release must not free a second slot
-      }),
-    );
-    expect(peak).toBe(3);
-    expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
-  });
-});
 
 describe("RateLimiter", () => {
   it("lets a full bucket through, then asks to wait in proportion to the deficit", () => {
