@@ -4,6 +4,7 @@
  * a tracker that turns an agent's trial records, block by block, into the estimate and the interval
  * the stopping rule compares with the target (sequential.ts). Pure: records in, intervals out.
  */
+import { dollars, sig } from "../report/format.ts";
 import type { EstimandFamily, TargetInterval } from "./sequential.ts";
 
 /**
@@ -76,6 +77,14 @@ export interface PrecisionTarget {
   halfWidth: number;
   /** As the user wrote it (`beta-lnp±1.0`), for messages. */
   written: string;
+}
+
+/**
+ * A half-width an estimate has, as `analyze`, the look lines and the live views show it:
+ * `±2.1pts`, `±$4.31`, `±0.939`.
+ */
+export function shownHalfWidth(x: number, unit: HalfWidthUnit): string {
+  return unit === "pts" ? `±${(100 * x).toFixed(1)}pts` : unit === "usd" ? `±${dollars(x)}` : `±${sig(x)}`;
 }
 
 /** The half-width as it is written back: `±5pts`, `±$5`, `±1`. */

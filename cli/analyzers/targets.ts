@@ -7,7 +7,7 @@
  */
 import { dollars, percent, sig } from "../../analysis/report/format.ts";
 import { targetHolds } from "../../analysis/stats/sequential.ts";
-import type { EstimandValue, HalfWidthUnit } from "../../analysis/stats/targets.ts";
+import { type EstimandValue, type HalfWidthUnit, shownHalfWidth } from "../../analysis/stats/targets.ts";
 import { type StoredStopRule, stopRuleOf } from "../../environments/runner/stop-rules.ts";
 import { estimandsOf } from "../run/until.ts";
 import { renderTable } from "../table.ts";
@@ -46,11 +46,6 @@ export interface TargetsReport {
 function shown(x: number | null, unit: HalfWidthUnit): string {
   if (x === null) return "–";
   return unit === "pts" ? percent(x) : unit === "usd" ? dollars(x) : sig(x);
-}
-
-/** A half-width as a table shows it: ±2.1pts, ±$4.31, ±0.939. */
-function shownHalfWidth(x: number, unit: HalfWidthUnit): string {
-  return unit === "pts" ? `±${(100 * x).toFixed(1)}pts` : unit === "usd" ? `±${dollars(x)}` : `±${sig(x)}`;
 }
 
 /** The targets of a run played under `--until`, evaluated on its stored trials; null for any other run. */

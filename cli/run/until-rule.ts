@@ -14,9 +14,10 @@ import {
   type EstimandValue,
   formatHalfWidth,
   type PrecisionTarget,
+  shownHalfWidth,
 } from "../../analysis/stats/targets.ts";
 import { UserError } from "../../environments/kernel/errors.ts";
-import type { RunPlan } from "../../environments/runner/plan.ts";
+import { coordinates, type RunPlan } from "../../environments/runner/plan.ts";
 import { trialRecordsAt } from "../../environments/runner/records.ts";
 import type { SequentialResult, StopRule } from "../../environments/runner/sequential.ts";
 import type { StoredStopRule } from "../../environments/runner/stop-rules.ts";
@@ -64,8 +65,7 @@ export interface UntilRun {
 export async function untilRun(plan: RunPlan, values: readonly string[]): Promise<UntilRun | null> {
   if (values.length === 0) return null;
   const catalogue: EnvironmentEstimands = await estimandsOf(plan.env.name);
-  const targets = parseTargets(values, catalogue);
-  if (targets.length === 0) return null;
+  const targets = parseTargets(values, catalogue); // never empty: it refuses `--until ''`
   const specs = targets.map((t) => catalogue.estimands.find((e) => e.name === t.estimand)!);
   for (const spec of specs) {
     if (!plan.tasks.some((task) => spec.informs(task)))
@@ -78,7 +78,8 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
   const units = designUnits(plan.tasks, catalogue.unitOf);
   const plays = plan.tasks.map((task) => specs.some((s) => s.informs(task)));
   // Where the live views stand (`live`): what the looks so far decided, per agent.
-  const lookCount = lookPoints(units.filter((u) => u.some((t) => plays[t])).length).length;
+  const points = lookPoints(units.filter((u) => u.some((t) => plays[t])).length);
+  const lookCount = points.length;
   const playedTrials = plays.filter(Boolean).length * plan.replicates;
   const outside = plan.agents.map(() => 0);
   const at = {
@@ -91,7 +92,8 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
     written: targets.map((t) => t.written),
     looks: at.looks,
     lookCount,
-    firstLookUnits: FIRST_LOOK_UNITS,
+    // The first look comes after 10 units, or after all of them in a smaller design.
+    firstLookUnits: points[0] ?? 0,
     agents: plan.agents.map((agent, i) => ({
       agent: agent.label,
       atMost: outside[i]! + (at.playing[i] ? playedTrials : at.stored[i]!),
@@ -114,13 +116,12 @@ export async function untilRun(plan: RunPlan, values: readonly string[]): Promis
     lastValues: () => latest,
     live(store: Store) {
       const done = store.doneSeqs(plan.runId, plan.total);
-      const a = plan.agents.length;
-      const r = plan.replicates;
       outside.fill(0);
-      plan.tasks.forEach((_, t) => {
-        if (plays[t]) return;
-        for (let i = 0; i < a; i++) for (let j = 0; j < r; j++) outside[i]! += done[(t * a + i) * r + j]!;
-      });
+      for (let seq = 0; seq < plan.total; seq++) {
+        if (!done[seq]) continue;
+        const c = coordinates(plan, seq);
+        if (!plays[c.taskIndex]) outside[c.agentIndex]!++;
+      }
       view = viewNow();
       return () => view;
     },
@@ -198,13 +199,6 @@ function summaryLinesOf(
     }),
     `spent: ${n(spent)} of the design's ${n(design)} trials${pct(spent, design)}`,
   ];
-}
-
-/** A half-width as a look line shows it: 3 figures (±1.42, ±4.4pts, ±$12.30). */
-function shownHalfWidth(x: number, unit: EstimandSpec["unit"]): string {
-  if (unit === "pts") return `±${(100 * x).toFixed(1)}pts`;
-  if (unit === "usd") return `±$${x.toFixed(2)}`;
-  return `±${Number(x.toPrecision(3))}`;
 }
 
 /** A target at an agent's last look, as the look line and the live views show it. */

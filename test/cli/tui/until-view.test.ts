@@ -9,12 +9,13 @@ import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { resolveChoiceAgent } from "../../../agents/registry.ts";
+import { shownHalfWidth } from "../../../analysis/stats/targets.ts";
 import { progressText } from "../../../cli/progress.ts";
 import { untilRun } from "../../../cli/run/until-rule.ts";
 import { Dashboard } from "../../../cli/tui/components/Dashboard.tsx";
 import { startRunView } from "../../../cli/tui/live/run-view.ts";
 import { DashboardState } from "../../../cli/tui/state/dashboard.ts";
-import type { UntilView } from "../../../cli/tui/until.ts";
+import { type UntilView, untilLookText } from "../../../cli/tui/until.ts";
 import { DEFAULT_HOTEL_POOL } from "../../../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../../../environments/choice/design.ts";
 import { choiceEnvironment } from "../../../environments/choice/environment.ts";
@@ -26,6 +27,24 @@ import { tempDir } from "../../helpers/cli.ts";
 import { lines, widest } from "./fixtures.ts";
 
 describe("a run with --until, as the live views show it", () => {
+  it("says when the first look comes: after 10 units, or after all of a smaller design's", async () => {
+    const design = { pairs: 1, triples: 0, fives: 0, seed: 3 };
+    const plan = planRun({
+      env: choiceEnvironment,
+      settings: { maxReasks: 1 },
+      tasks: buildChoiceTasks(design, DEFAULT_HOTEL_POOL),
+      agents: [resolveChoiceAgent("sim:steep")],
+      replicates: 1,
+      design,
+    });
+    const store = Store.open(`${tempDir()}/until-small.db`, { create: true });
+    const view = (await untilRun(plan, ["beta-lnp±2"]))!.live(store)();
+    store.close();
+    expect(view.lookCount).toBe(1);
+    expect(view.firstLookUnits).toBeLessThan(10);
+    expect(untilLookText(view)).toBe(`first look after ${view.firstLookUnits} units (of 1 looks)`);
+  });
+
   it("bounds the totals by the tasks its targets draw on, and shows the last look's half-widths", async () => {
     const design = { pairs: 60, triples: 10, fives: 0, seed: 3 };
     const plan = planRun({
@@ -82,7 +101,7 @@ describe("a run with --until, as the live views show it", () => {
     expect(last.looks).toBe(result.looks);
     for (const [i, a] of last.agents.entries()) {
       const v = until.lastValues()[i]![0]!;
-      expect(a.targets[0]!.now).toBe(v.interval ? `±${Number(v.interval.halfWidth.toPrecision(3))}` : "n/a");
+      expect(a.targets[0]!.now).toBe(v.interval ? shownHalfWidth(v.interval.halfWidth, "plain") : "n/a");
       expect(a.targets[0]!.asked).toBe("±2");
       const stop = result.agents[i]!;
       expect(a.stoppedAt).toBe(stop.stoppedAt === null ? null : stop.stoppedAt + 1);
