@@ -1,6 +1,6 @@
 import type { RunProgress } from "../environments/runner/execute.ts";
 import { clip, duration, rate as perTime } from "./tui/format.ts";
-import { type UntilView, untilBound, untilShortText } from "./tui/until.ts";
+import { type UntilView, untilShortText, untilTarget } from "./tui/until.ts";
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -40,8 +40,7 @@ export class ProgressLine {
 
 /** The progress line's text, at most `columns − 1` wide where the width is known. */
 export function progressText(p: RunProgress, until: UntilView | null, columns?: number): string {
-  const target = until ? Math.min(p.target, untilBound(until, p.stored)) : p.target;
-  const bounded = until?.agents.some((a) => a.playing) === true && p.stored < target;
+  const { target, bounded } = untilTarget(until, p.target, p.stored);
   const le = bounded ? "≤" : "";
   const frac = target === 0 ? 1 : Math.min(1, p.stored / target);
   const rate = p.elapsedMs > 0 ? (p.ranNow * 1000) / p.elapsedMs : 0;

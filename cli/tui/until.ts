@@ -49,6 +49,20 @@ export function untilBound(u: UntilView, stored: number): number {
   return Math.max(sum, stored);
 }
 
+/**
+ * What the views count the run against: the design's `total`, or under `--until` the rule's bound
+ * (never above the total); `bounded` while an agent still plays and the count is only a bound.
+ */
+export function untilTarget(
+  u: UntilView | null | undefined,
+  total: number,
+  stored: number,
+): { target: number; bounded: boolean } {
+  if (!u) return { target: total, bounded: false };
+  const target = Math.min(total, untilBound(u, stored));
+  return { target, bounded: u.agents.some((a) => a.playing) && stored < target };
+}
+
 /** `beta-lnp ±1.42 → ±1, first-shown ±3.9pts → ±5pts ✓` (✓: asks nothing more), and whether it stopped. */
 export function untilTargetsText(a: UntilAgentView): string {
   const targets = a.targets.map((t) => `${t.estimand} ${t.now} → ${t.asked}${t.done ? " ✓" : ""}`).join(", ");

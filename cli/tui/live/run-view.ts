@@ -6,7 +6,7 @@
 import { plainAgentLine, plainEndpointLine, plainProgressLine, plainStats } from "../plain.ts";
 import { adapterFor } from "../records/index.ts";
 import type { DashboardView } from "../state/dashboard.ts";
-import { untilBound } from "../until.ts";
+import { untilTarget } from "../until.ts";
 import { agentIndexOf, dashboardState, episodeEvents, type RunView, type RunViewOptions } from "./view.ts";
 
 export type { RunView, RunViewOptions } from "./view.ts";
@@ -49,7 +49,7 @@ function plainRunView(o: RunViewOptions): RunView {
   };
   const first = o.until?.();
   const trials = first
-    ? `at most ${Math.min(o.target, untilBound(first, 0)).toLocaleString("en-US")} trials (--until ${first.written.join(", ")}: each agent stops once its targets hold)`
+    ? `at most ${untilTarget(first, o.target, 0).target.toLocaleString("en-US")} trials (--until ${first.written.join(", ")}: each agent stops once its targets hold)`
     : `${o.target.toLocaleString("en-US")} trials`;
   o.log(
     `watching run ${o.plan.runId} (${o.plan.env.name}): ${trials} · agents ${o.plan.agents.map((a) => a.label).join(", ")}`,
@@ -69,7 +69,7 @@ function plainRunView(o: RunViewOptions): RunView {
       const t = now();
       // Tenths of what the run stores at most (with --until, the rule's bound), and each look.
       const u = o.until?.();
-      const target = u ? Math.min(p.target, untilBound(u, p.stored)) : p.target;
+      const { target } = untilTarget(u, p.target, p.stored);
       const decile = target === 0 ? 10 : Math.floor((10 * p.stored) / target);
       const look = u?.looks ?? 0;
       if (decile === lastDecile && look === lastLookPrinted && t - lastLine < 5000) return;

@@ -10,7 +10,7 @@ import type { EndpointRow } from "../endpoints.ts";
 import { type AnyAdapter, adapterFor, type EpisodeModel, episodeModel } from "../records/index.ts";
 import { liveLine, liveModel } from "../records/live.ts";
 import type { EpisodeSummary, StatsView, TrialRecord } from "../records/types.ts";
-import { type UntilView, untilBound } from "../until.ts";
+import { type UntilView, untilTarget } from "../until.ts";
 
 export interface AgentPlan {
   agent: string;
@@ -480,8 +480,7 @@ export class DashboardState {
         agents.reduce((s, a) => s + a.done, 0),
       ),
     );
-    const target = until ? Math.min(this.target, untilBound(until, stored)) : this.target;
-    const bounded = until?.agents.some((a) => a.playing) === true && stored < target;
+    const { target, bounded } = untilTarget(until, this.target, stored);
     return {
       runId: this.runId,
       env: this.env,
