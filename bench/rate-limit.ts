@@ -19,6 +19,7 @@ import { endpointLimits } from "../agents/llm/gate.ts";
 import { resolveChoiceAgent } from "../agents/registry.ts";
 import { startSimServer } from "../agents/serve-sim/index.ts";
 import type { SimServer } from "../agents/serve-sim/types.ts";
+import { parseOption, positiveInt } from "../cli/options.ts";
 import { DEFAULT_HOTEL_POOL } from "../datasets/hotels/index.ts";
 import { buildChoiceTasks } from "../environments/choice/design.ts";
 import { choiceEnvironment } from "../environments/choice/environment.ts";
@@ -184,9 +185,12 @@ export async function benchRateLimit(argv: string[] = []): Promise<void> {
       "drop-after-s": { type: "string", default: "60" },
     },
   });
+  // Whole seconds and concurrencies ≥ 1, refused by name otherwise (NaN would index no sample).
+  const sweep = values.sweep.split(",").map((c) => parseOption("sweep", positiveInt, c));
+  const before = parseOption("drop-after-s", positiveInt, values["drop-after-s"]);
   const o = {
-    warmup: Number(values["warmup-s"]),
-    measure: Number(values["measure-s"]),
+    warmup: parseOption("warmup-s", positiveInt, values["warmup-s"]),
+    measure: parseOption("measure-s", positiveInt, values["measure-s"]),
     dir: mkdtempSync(path.join(os.tmpdir(), "bazaar-bench-rate-")),
   };
   try {
@@ -196,8 +200,7 @@ export async function benchRateLimit(argv: string[] = []): Promise<void> {
     const withHeaders = await steady("adaptive, headers", true, true, CEILING, o);
     const without = await steady("adaptive, no headers", false, true, CEILING, o);
     const fixed: { c: number; perMinute: number; share429: number }[] = [];
-    for (const c of values.sweep.split(",").map(Number))
-      fixed.push({ c, ...(await steady(`fixed ${c}`, true, false, c, o)) });
+    for (const c of sweep) fixed.push({ c, ...(await steady(`fixed ${c}`, true, false, c, o)) });
     const best = fixed.reduce((a, b) => (b.perMinute > a.perMinute ? b : a));
     console.log(
       `best fixed: ${best.c} (${best.perMinute.toFixed(0)}/min, 429s ${pct(best.share429)}); adaptive/best: headers ${(withHeaders.perMinute / best.perMinute).toFixed(2)}×, no headers ${(without.perMinute / best.perMinute).toFixed(2)}×`,
@@ -205,7 +208,6 @@ export async function benchRateLimit(argv: string[] = []): Promise<void> {
     console.log(
       `bars: headers ≥ 90% with ≤ 2% 429s: ${withHeaders.perMinute >= 0.9 * LIMIT && withHeaders.share429 <= 0.02 ? "met" : "NOT met"}; no headers ≥ 80% with ≤ 5%: ${without.perMinute >= 0.8 * LIMIT && without.share429 <= 0.05 ? "met" : "NOT met"}`,
     );
-    const before = Number(values["drop-after-s"]);
     for (const headers of [true, false]) await drop(headers, { before, after: 60, dir: o.dir });
   } finally {
     rmSync(o.dir, { recursive: true, force: true });
