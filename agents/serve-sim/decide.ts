@@ -16,7 +16,7 @@ import { createRng } from "../../environments/kernel/rng.ts";
 import { EpisodeFinder } from "./episode.ts";
 import { type SimPlugin, type SimReply, UNKNOWN_PROMPT_REPLY } from "./plugin.ts";
 import { SIM_PLUGINS } from "./plugins/index.ts";
-import { type ChatRequest, messageText } from "./request.ts";
+import { type ChatRequest, promptChars } from "./request.ts";
 
 export interface Decision {
   /** Hex digest of the decision inputs; also names the tool call, so it is stable across retries. */
@@ -51,7 +51,6 @@ export class SimModels {
     const plugin = this.byModel.get(req.model);
     if (!plugin) throw new Error(`serve-sim: no model ${req.model}`);
     const agent = plugin.models[req.model]!;
-    const promptChars = req.messages.reduce((a, m) => a + messageText(m).length, 0);
     const reading = (this.finders.get(plugin) as EpisodeFinder).read(req.messages);
     const hashed = reading.kind === "read" ? reading.messages : req.messages;
     const digest = createHash("sha256")
@@ -75,6 +74,6 @@ export class SimModels {
       });
       replies[c] = plugin.reply(acted.action, reading.observation);
     }
-    return { digest, replies, chainOfThought, promptChars };
+    return { digest, replies, chainOfThought, promptChars: promptChars(req.messages) };
   }
 }

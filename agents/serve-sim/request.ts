@@ -75,6 +75,11 @@ export function messageText(m: WireMessage): string {
   return wireTexts(m).join("");
 }
 
+/** Characters of a request's messages: what its prompt's tokens are counted from (`tokens`). */
+export function promptChars(messages: readonly WireMessage[]): number {
+  return messages.reduce((a, m) => a + messageText(m).length, 0);
+}
+
 function checkMessages(raw: unknown): RequestProblem | null {
   if (!Array.isArray(raw) || raw.length === 0)
     return invalid("'messages' must be a non-empty array", "messages");

@@ -24,7 +24,7 @@ import { DIALECTS, inDialect, lazyToolCall } from "./dialects.ts";
 import { type Fault, FaultStream } from "./faults.ts";
 import { parseLimitsChange, RateLimits } from "./limits.ts";
 import { PromptCache } from "./prompt-cache.ts";
-import { isProblem, messageText, type RequestProblem, readChatRequest } from "./request.ts";
+import { isProblem, promptChars, type RequestProblem, readChatRequest } from "./request.ts";
 import {
   NO_FAULTS,
   SIM_OUTCOMES,
@@ -33,7 +33,7 @@ import {
   type SimServerOptions,
   type SimStats,
 } from "./types.ts";
-import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS, tokens } from "./wire.ts";
+import { completionBody, errorBody, modelList, OFF_FORMAT_TEXTS, promptTokensOf } from "./wire.ts";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The body of bazaar's preflight probe (agents/llm/preflight.ts): one "ping", one token. */
@@ -191,9 +191,8 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     // The rate limit counts what OpenAI counts: the request, and its prompt plus the answer it may have.
     let rateHeaders: Record<string, string> | undefined;
     if (!probe && limits.active) {
-      const promptChars = request.messages.reduce((a, m) => a + messageText(m).length, 0);
       const admitted = limits.admit(
-        tokens(promptChars + request.toolChars) + (request.maxTokens ?? 0),
+        promptTokensOf(promptChars(request.messages), request.toolChars) + (request.maxTokens ?? 0),
         request.model,
       );
       if (!admitted.ok) {

@@ -19,6 +19,11 @@ export function tokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
+/** A prompt's tokens as `usage.prompt_tokens` reports them — and as the rate limit counts them. */
+export function promptTokensOf(promptChars: number, toolChars: number): number {
+  return tokens(promptChars + toolChars);
+}
+
 export function errorBody(p: RequestProblem): string {
   return JSON.stringify({ error: { message: p.message, type: p.type, param: p.param, code: p.code } });
 }
@@ -181,7 +186,7 @@ export function completionBody(c: CompletionInput): string {
     choices[i] = r.choice;
     completionChars += r.chars;
   });
-  const promptTokens = tokens(c.decision.promptChars + c.toolChars);
+  const promptTokens = promptTokensOf(c.decision.promptChars, c.toolChars);
   const completionTokens = tokens(completionChars);
   return JSON.stringify({
     id: c.id,
