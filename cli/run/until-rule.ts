@@ -23,7 +23,7 @@ import type { SequentialResult, StopRule } from "../../environments/runner/seque
 import type { StoredStopRule } from "../../environments/runner/stop-rules.ts";
 import { designUnits, FIRST_LOOK_UNITS, LOOK_GROWTH, lookPoints } from "../../environments/runner/units.ts";
 import type { Store } from "../../environments/store/index.ts";
-import type { UntilTargetView, UntilView } from "../tui/until.ts";
+import { targetText, type UntilTargetView, type UntilView } from "../tui/until.ts";
 import { estimandsOf, parseTargets } from "./until.ts";
 
 /** A target asks nothing more of the run: its interval is as tight as asked, or it does not apply. */
@@ -218,7 +218,7 @@ function targetView(spec: EstimandSpec, target: PrecisionTarget, v: EstimandValu
 function lookLine(view: UntilView, lookedAt: readonly number[], look: number, of: number): string {
   const agents = lookedAt.map((i) => {
     const a = view.agents[i]!;
-    const parts = a.targets.map((t) => `${t.estimand} ${t.now} → ${t.asked}`);
+    const parts = a.targets.map(targetText);
     return `${a.agent}: ${parts.join(", ")}${a.playing ? "" : " (stops here)"}`;
   });
   return `look ${look + 1}/${of}: ${agents.join(" · ")}`;

@@ -63,9 +63,14 @@ export function untilTarget(
   return { target, bounded: u.agents.some((a) => a.playing) && stored < target };
 }
 
+/** One target where it stands: `beta-lnp ±1.42 → ±1` (its half-width now, and the one asked). */
+export function targetText(t: UntilTargetView): string {
+  return `${t.estimand} ${t.now} → ${t.asked}`;
+}
+
 /** `beta-lnp ±1.42 → ±1, first-shown ±3.9pts → ±5pts ✓` (✓: asks nothing more), and whether it stopped. */
 export function untilTargetsText(a: UntilAgentView): string {
-  const targets = a.targets.map((t) => `${t.estimand} ${t.now} → ${t.asked}${t.done ? " ✓" : ""}`).join(", ");
+  const targets = a.targets.map((t) => `${targetText(t)}${t.done ? " ✓" : ""}`).join(", ");
   if (a.stoppedAt !== null) return `${targets} · stopped at look ${a.stoppedAt}`;
   return a.playing ? targets : `${targets} · played out`;
 }
